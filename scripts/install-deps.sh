@@ -1,0 +1,34 @@
+#!/bin/sh
+# Install the Debian packages the build and the tests need, when missing.
+# As root this runs apt-get; otherwise it prints what to install and fails.
+set -u
+
+pkgs="build-essential pkg-config libelf-dev libdw-dev libdebuginfod-dev
+libtraceevent-dev zlib1g-dev systemtap-sdt-dev elfutils binutils
+clang-format linux-perf"
+
+# Extra packages for tests: a real debuginfod server, a real DWARF+SDT binary,
+# 32-bit compiler support.
+if [ "${1:-}" = "--test" ]; then
+	pkgs="$pkgs debuginfod python3.11-dbg gcc-multilib"
+fi
+
+missing=""
+for p in $pkgs; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "missing packages:$missing" >&2
+	echo "install them with: sudo apt-get install$missing" >&2
+	exit 1
+fi
+
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null || exit 1
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null || exit 1

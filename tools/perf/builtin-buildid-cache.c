@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf buildid-cache: add files to the build-id cache, remove or purge them,
+ * and list what it holds.  The layout is util/build-id.h's.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "util/build-id.h"
+#include "util/debug.h"
+#include "util/parse-options.h"
+#include "util/util.h"
+
+static const char *const buildid_cache_usage[] = {
+	"perf buildid-cache [<options>]",
+	NULL,
+};
+
+/* A file named on the command line, its absolute name and its build-id. */
+struct cache_file {
+	const char *arg;
+	char *name;
+	struct build_id bid;
+};
+
+/* The absolute name a file is cached under: its real path, or for a file
+ * that is gone (purge), the path made absolute. */
+static char *cache_name(const char *arg)
+{
+	char buf[PATH_MAX];
+	char *real = realpath(arg, NULL);
+
+	if (real || arg[0] == '/')
+		return real ? real : xstrdup(arg);
+	if (!getcwd(buf, sizeof(buf)))
+		return xstrdup(arg);
+	return path_join(buf, arg);
+}
+
+/* Read every file's build-id before touching the cache: all or nothing. */
+static int read_files(struct str_list *list, struct cache_file *files, const char *verb)
+{
+	int ret = 0;
+
+	for (int i = 0; i < list->nr; i++) {
+		int err;
+
+		files[i].arg = list->items[i];
+		files[i].name = cache_name(list->items[i]);
+		err = filename__read_build_id(files[i].name, &files[i].bid);
+		if (err) {
+			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg, build_id__strerror(err));
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+static void free_files(struct cache_file *files, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		free(files[i].name);
+	free(files);
+}
+
+static const char *ok_or_fail(int err)
+{
+	return err ? "FAIL" : "Ok";
+}
+
+static int add_files(struct str_list *list, bool force)
+{
+	struct cache_file *files = xzalloc(list->nr * sizeof(*files));
+	int ret = read_files(list, files, "add");
+
+	for (int i = 0; !ret && i < list->nr; i++) {
+		char sbid[SBUILD_ID_SIZE];
+		int err = build_id_cache__add(files[i].name, files[i].name, &files[i].bid, force);
+
+		build_id__sprintf(&files[i].bid, sbid);
+		pr_debug("Adding %s %s: %s\n", sbid, files[i].name, ok_or_fail(err));
+		if (err) {
+			pr_err("Couldn't add %s: %s\n", files[i].arg, strerror(-err));
+			ret = -1;
+		}
+	}
+	free_files(files, list->nr);
+	return ret;
+}
+
+static int remove_files(struct str_list *list, bool force)
+{
+	struct cache_file *files = xzalloc(list->nr * sizeof(*files));
+	int ret = read_files(list, files, "remove");
+
+	for (int i = 0; !ret && i < list->nr; i++) {
+		char sbid[SBUILD_ID_SIZE];
+		int err = build_id_cache__remove(files[i].name, &files[i].bid);
+
+		build_id__sprintf(&files[i].bid, sbid);
+		pr_debug("Removing %s %s: %s\n", sbid, files[i].name, ok_or_fail(err));
+		if (err == -ENOENT) {
+			if (!force) {
+				pr_err("%s wasn't in the cache\n", files[i].arg);
+				ret = -1;
+			}
+		} else if (err) {
+			pr_err("Couldn't remove %s: %s\n", files[i].arg, strerror(-err));
+			ret = -1;
+		}
+	}
+	free_files(files, list->nr);
+	return ret;
+}
+
+/* Remove every build-id cached under a name, for files rebuilt many times. */
+static int purge_files(struct str_list *list, bool force)
+{
+	int ret = 0;
+
+	for (int i = 0; i < list->nr; i++) {
+		char *name = cache_name(list->items[i]);
+		struct build_id_cache_entry *entries;
+		int err = 0, nr = build_id_cache__list_name(name, &entries);
+
+		if (nr == 0 && !force) {
+			pr_err("%s wasn't in the cache\n", list->items[i]);
+			ret = -1;
+		}
+		for (int j = 0; j < nr; j++) {
+			char sbid[SBUILD_ID_SIZE];
+			int e = build_id_cache__remove(name, &entries[j].bid);
+
+			build_id__sprintf(&entries[j].bid, sbid);
+			pr_debug("Removing %s %s: %s\n", sbid, name, ok_or_fail(e));
+			if (e && !err)
+				err = e;
+		}
+		if (nr < 0)
+			err = nr;
+		if (nr)
+			pr_debug("Purging %s: %s\n", name, ok_or_fail(err));
+		if (err) {
+			pr_err("Couldn't purge %s: %s\n", list->items[i], strerror(-err));
+			ret = -1;
+		}
+		build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
+		free(name);
+	}
+	return ret;
+}
+
+static int purge_all(void)
+{
+	struct build_id_cache_entry *entries;
+	int err = 0, nr = build_id_cache__list(&entries);
+
+	for (int i = 0; i < nr; i++) {
+		char sbid[SBUILD_ID_SIZE];
+		int e = build_id_cache__remove(entries[i].name, &entries[i].bid);
+
+		build_id__sprintf(&entries[i].bid, sbid);
+		pr_debug("Removing %s (%s): %s\n", entries[i].name, sbid, ok_or_fail(e));
+		if (e && !err)
+			err = e;
+	}
+	build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
+	if (nr < 0)
+		err = nr;
+	pr_debug("Purged all: %s\n", ok_or_fail(err));
+	if (err) {
+		pr_err("Couldn't purge the cache %s: %s\n", buildid_dir(), strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int list_cache(void)
+{
+	struct build_id_cache_entry *entries;
+	int nr = build_id_cache__list(&entries);
+
+	for (int i = 0; i < nr; i++) {
+		char sbid[SBUILD_ID_SIZE];
+
+		build_id__sprintf(&entries[i].bid, sbid);
+		printf("%s %s\n", sbid, entries[i].name);
+	}
+	build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
+	return 0;
+}
+
+int cmd_buildid_cache(int argc, const char **argv)
+{
+	struct str_list add = { 0 }, remove = { 0 }, purge = { 0 }, update = { 0 };
+	int force = 0, list = 0, all = 0, ret = 0;
+	const struct option options[] = {
+		OPT_STRING_LIST('a', "add", &add, "file list", "file(s) to add",
+				PARSE_OPT_SPLIT_COMMA),
+		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
+		OPT_BOOLEAN('l', "list", &list, "list all cached files"),
+		OPT_STRING_LIST('p', "purge", &purge, "file list",
+				"file(s) to remove (remove old caches too)", PARSE_OPT_SPLIT_COMMA),
+		OPT_BOOLEAN('P', "purge-all", &all, "purge all cached files"),
+		OPT_STRING_LIST('r', "remove", &remove, "file list", "file(s) to remove",
+				PARSE_OPT_SPLIT_COMMA),
+		OPT_STRING_LIST('u', "update", &update, "file list", "file(s) to update",
+				PARSE_OPT_SPLIT_COMMA),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, options, buildid_cache_usage, 0);
+	if (argc == -2)
+		return 0;
+	if (argc < 0)
+		return 129;
+	if (argc > 0) {
+		pr_err("  Error: unexpected argument `%s'\n", argv[0]);
+		usage_with_options(buildid_cache_usage, options);
+		ret = 129;
+		goto out;
+	}
+	if (add.nr && add_files(&add, force))
+		ret = 1;
+	if (!ret && update.nr && add_files(&update, true))
+		ret = 1;
+	if (!ret && remove.nr && remove_files(&remove, force))
+		ret = 1;
+	if (!ret && purge.nr && purge_files(&purge, force))
+		ret = 1;
+	if (!ret && all && purge_all())
+		ret = 1;
+	if (!ret && list)
+		list_cache();
+out:
+	str_list_clear(&add);
+	str_list_clear(&remove);
+	str_list_clear(&purge);
+	str_list_clear(&update);
+	return ret;
+}

@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <byteswap.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/build-id.h"
+#include "util/config.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+int build_id__sprintf(const struct build_id *bid, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < bid->size; i++) {
+		buf[2 * i] = hex[bid->data[i] >> 4];
+		buf[2 * i + 1] = hex[bid->data[i] & 15];
+	}
+	buf[2 * i] = '\0';
+	return 2 * i;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int build_id__from_hex(struct build_id *bid, const char *hex)
+{
+	size_t len = strlen(hex);
+
+	if (len < 2 || len % 2 || len > 2 * BUILD_ID_SIZE)
+		return -EINVAL;
+	for (size_t i = 0; i < len / 2; i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		bid->data[i] = hi << 4 | lo;
+	}
+	bid->size = len / 2;
+	return 0;
+}
+
+bool build_id__equal(const struct build_id *a, const struct build_id *b)
+{
+	return a->size == b->size && !memcmp(a->data, b->data, a->size);
+}
+
+static uint32_t note_word(const unsigned char *p, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_32(v) : v;
+}
+
+int elf_notes__find_build_id(const void *notes, size_t len, bool swap, size_t align,
+			     struct build_id *bid)
+{
+	const unsigned char *p = notes;
+	size_t off = 0;
+
+	if (align != 8)
+		align = 4;
+	/* Offsets are padded from the start of each note: with 8-byte notes the
+	 * descriptor starts at the next multiple of 8 after the 12-byte header
+	 * and the name. */
+	while (off < len) {
+		uint64_t namesz, descsz, desc_off, next;
+		uint32_t type;
+		const unsigned char *note = p + off;
+
+		if (len - off < 12)
+			return -EBADMSG;
+		namesz = note_word(note, swap);
+		descsz = note_word(note + 4, swap);
+		type = note_word(note + 8, swap);
+		desc_off = (12 + namesz + align - 1) & ~(uint64_t)(align - 1);
+		if (desc_off > len - off || descsz > len - off - desc_off)
+			return -EBADMSG;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(note + 12, "GNU", 4)) {
+			if (descsz == 0 || descsz > BUILD_ID_SIZE)
+				return -EBADMSG;
+			memcpy(bid->data, note + desc_off, descsz);
+			bid->size = descsz;
+			return 0;
+		}
+		/* The last descriptor's padding may be missing. */
+		next = (desc_off + descsz + align - 1) & ~(uint64_t)(align - 1);
+		off += next < len - off ? next : len - off;
+	}
+	return -ENODATA;
+}
+
+static bool elf_swapped(const GElf_Ehdr *ehdr)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return ehdr->e_ident[EI_DATA] != ELFDATA2LSB;
+#else
+	return ehdr->e_ident[EI_DATA] != ELFDATA2MSB;
+#endif
+}
+
+/* Look through the SHT_NOTE sections; -ENODATA when none has a build-id. */
+static int elf_sections__build_id(Elf *elf, bool swap, struct build_id *bid)
+{
+	Elf_Scn *scn = NULL;
+	int ret = -ENODATA;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return -EBADMSG;
+		if (shdr.sh_type != SHT_NOTE)
+			continue;
+		data = elf_rawdata(scn, NULL);
+		if (!data || (data->d_size && !data->d_buf))
+			return -EBADMSG;
+		ret = elf_notes__find_build_id(data->d_buf, data->d_size, swap, shdr.sh_addralign,
+					       bid);
+		if (ret != -ENODATA)
+			return ret;
+	}
+	return ret;
+}
+
+static int elf_segments__build_id(Elf *elf, bool swap, struct build_id *bid)
+{
+	size_t phnum;
+	int ret = -ENODATA;
+
+	if (elf_getphdrnum(elf, &phnum) < 0)
+		return -EBADMSG;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr phdr;
+		Elf_Data *data;
+
+		if (!gelf_getphdr(elf, i, &phdr))
+			return -EBADMSG;
+		if (phdr.p_type != PT_NOTE || !phdr.p_filesz)
+			continue;
+		data = elf_getdata_rawchunk(elf, phdr.p_offset, phdr.p_filesz, ELF_T_BYTE);
+		if (!data)
+			return -EBADMSG;
+		ret = elf_notes__find_build_id(data->d_buf, data->d_size, swap, phdr.p_align, bid);
+		if (ret != -ENODATA)
+			return ret;
+	}
+	return ret;
+}
+
+int filename__read_build_id(const char *path, struct build_id *bid)
+{
+	struct stat st;
+	GElf_Ehdr ehdr;
+	size_t shnum;
+	Elf *elf;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -ENOEXEC;
+		goto out_close;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		ret = -ENOEXEC;
+		goto out_end;
+	}
+	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrnum(elf, &shnum) < 0) {
+		ret = -EBADMSG;
+		goto out_end;
+	}
+	ret = -ENODATA;
+	if (shnum)
+		ret = elf_sections__build_id(elf, elf_swapped(&ehdr), bid);
+	if (ret == -ENODATA)
+		ret = elf_segments__build_id(elf, elf_swapped(&ehdr), bid);
+out_end:
+	elf_end(elf);
+out_close:
+	close(fd);
+	return ret;
+}
+
+int sysfs__read_build_id(const char *path, struct build_id *bid)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = strbuf_read_file(&sb, path);
+
+	if (!ret)
+		ret = elf_notes__find_build_id(sb.buf, sb.len, false, 4, bid);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int kernel__read_build_id(struct build_id *bid)
+{
+	return sysfs__read_build_id("/sys/kernel/notes", bid);
+}
+
+int module__read_build_id(const char *name, struct build_id *bid)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&path, "/sys/module/%s/notes/.note.gnu.build-id", name);
+	ret = sysfs__read_build_id(path.buf, bid);
+	strbuf_release(&path);
+	return ret;
+}
+
+const char *build_id__strerror(int err)
+{
+	switch (err) {
+	case -ENOEXEC:
+		return "not an ELF file";
+	case -EBADMSG:
+		return "malformed or truncated ELF file";
+	case -ENODATA:
+		return "no build-id note";
+	default:
+		return strerror(-err);
+	}
+}
+
+const char *buildid_dir(void)
+{
+	static char *dir;
+	const char *env;
+
+	if (dir)
+		return dir;
+	env = getenv("PERF_BUILDID_DIR");
+	if (env && *env) {
+		dir = xstrdup(env);
+	} else {
+		const char *home = getenv("HOME");
+
+		dir = perf_config_get("buildid.dir");
+		if (!dir || !*dir) {
+			free(dir);
+			dir = path_join(home && *home ? home : "/", ".debug");
+		}
+	}
+	return dir;
+}
+
+char *build_id_cache__dirname(const char *name, const struct build_id *bid)
+{
+	char sbid[SBUILD_ID_SIZE];
+	struct strbuf sb = STRBUF_INIT;
+	char *dir = path_join(buildid_dir(), name);
+
+	build_id__sprintf(bid, sbid);
+	strbuf_addf(&sb, "%s/%s", dir, sbid);
+	free(dir);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *build_id_cache__linkname(const struct build_id *bid)
+{
+	char sbid[SBUILD_ID_SIZE];
+	struct strbuf sb = STRBUF_INIT;
+
+	build_id__sprintf(bid, sbid);
+	strbuf_addf(&sb, "%s/.build-id/%.2s/%s", buildid_dir(), sbid, sbid + 2);
+	return strbuf_detach(&sb, NULL);
+}
+
+bool build_id_cache__cached(const char *name, const struct build_id *bid)
+{
+	char *dir = build_id_cache__dirname(name, bid);
+	struct stat st;
+	bool ret = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+
+	free(dir);
+	return ret;
+}
+
+/* Put @file at @dest as a hard link, or a copy across file systems. */
+static int link_or_copy(const char *file, const char *dest)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	if (stat(file, &st) < 0)
+		return -errno;
+	strbuf_addf(&tmp, "%s.tmp.%d", dest, getpid());
+	unlink(tmp.buf);
+	if (link(file, tmp.buf) == 0) {
+		if (rename(tmp.buf, dest) < 0) {
+			ret = -errno;
+			unlink(tmp.buf);
+		}
+	} else {
+		ret = copyfile_atomic(file, dest, st.st_mode & 0777);
+	}
+	strbuf_release(&tmp);
+	return ret;
+}
+
+/* Make @link point to @target, replacing what was there in one rename. */
+static int symlink_replace(const char *target, const char *link)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&tmp, "%s.tmp.%d", link, getpid());
+	unlink(tmp.buf);
+	if (symlink(target, tmp.buf) < 0 || rename(tmp.buf, link) < 0) {
+		ret = -errno;
+		unlink(tmp.buf);
+	}
+	strbuf_release(&tmp);
+	return ret;
+}
+
+static int create_empty(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -errno;
+	close(fd);
+	return 0;
+}
+
+/* "../../NAME/BID": the .build-id link's target, relative to its directory. */
+static char *link_target(const char *name, const struct build_id *bid)
+{
+	char sbid[SBUILD_ID_SIZE];
+	struct strbuf sb = STRBUF_INIT;
+
+	build_id__sprintf(bid, sbid);
+	strbuf_addf(&sb, "../..%s%s/%s", name[0] == '/' ? "" : "/", name, sbid);
+	return strbuf_detach(&sb, NULL);
+}
+
+int build_id_cache__add(const char *name, const char *file, const struct build_id *bid,
+			bool force)
+{
+	char *dir = build_id_cache__dirname(name, bid);
+	char *link = build_id_cache__linkname(bid);
+	char *target = link_target(name, bid);
+	char *elf = path_join(dir, "elf"), *probes = path_join(dir, "probes");
+	char *link_dir = xstrdup(link);
+	bool created = access(dir, F_OK) < 0;
+	int ret;
+
+	*strrchr(link_dir, '/') = '\0';
+	ret = mkdir_p(dir, 0755);
+	if (!ret && file && (force || access(elf, F_OK) < 0))
+		ret = link_or_copy(file, elf);
+	if (!ret)
+		ret = create_empty(probes);
+	if (!ret)
+		ret = mkdir_p(link_dir, 0755);
+	if (!ret)
+		ret = symlink_replace(target, link);
+	if (ret && created) {
+		rm_rf(dir);
+		rmdir_parents(dir, buildid_dir());
+		rmdir_parents(link_dir, buildid_dir());
+	}
+	free(link_dir);
+	free(elf);
+	free(probes);
+	free(target);
+	free(link);
+	free(dir);
+	return ret;
+}
+
+int build_id_cache__remove(const char *name, const struct build_id *bid)
+{
+	char *dir = build_id_cache__dirname(name, bid);
+	char *link = build_id_cache__linkname(bid);
+	char *target = link_target(name, bid);
+	char buf[PATH_MAX];
+	ssize_t n;
+	int ret = 0;
+
+	if (access(dir, F_OK) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = rm_rf(dir);
+	if (ret)
+		goto out;
+	*strrchr(dir, '/') = '\0';
+	rmdir_parents(dir, buildid_dir());
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		if (!strcmp(buf, target) && unlink(link) == 0) {
+			*strrchr(link, '/') = '\0';
+			rmdir_parents(link, buildid_dir());
+		}
+	}
+out:
+	free(target);
+	free(link);
+	free(dir);
+	return ret;
+}
+
+static void entries_append(struct build_id_cache_entry **entries, int *nr, char *name,
+			   const struct build_id *bid)
+{
+	struct build_id_cache_entry *e = realloc(*entries, (*nr + 1) * sizeof(**entries));
+
+	if (!e) {
+		fputs("fatal: out of memory\n", stderr);
+		abort();
+	}
+	e[*nr].name = name;
+	e[*nr].bid = *bid;
+	*entries = e;
+	(*nr)++;
+}
+
+static int cmp_entries(const void *a, const void *b)
+{
+	const struct build_id_cache_entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return memcmp(x->bid.data, y->bid.data, BUILD_ID_SIZE);
+}
+
+/* NAME from a link target "../../NAME/BID"; NULL when it is not that shape. */
+static char *name_from_target(const char *target, const char *sbid)
+{
+	size_t len = strlen(target), blen = strlen(sbid);
+	const char *start;
+
+	if (strncmp(target, "../../", 6) || len < 6 + blen + 2 ||
+	    strcmp(target + len - blen, sbid) || target[len - blen - 1] != '/')
+		return NULL;
+	start = target + 6;
+	len = target + len - blen - 1 - start;
+	if (start[0] == '[')
+		return strndup(start, len);
+	return strndup(start - 1, len + 1); /* keep the '/' before it */
+}
+
+int build_id_cache__list(struct build_id_cache_entry **entries)
+{
+	char *root = path_join(buildid_dir(), ".build-id");
+	char **dirs = NULL;
+	int nr = 0, ndirs;
+
+	*entries = NULL;
+	ndirs = lsdir(root, lsdir_no_dot_filter, &dirs);
+	for (int i = 0; i < ndirs; i++) {
+		char *sub = path_join(root, dirs[i]);
+		char **links;
+		int nlinks = lsdir(sub, lsdir_no_dot_filter, &links);
+
+		for (int j = 0; j < nlinks; j++) {
+			char *link = path_join(sub, links[j]);
+			char target[PATH_MAX], sbid[SBUILD_ID_SIZE + 8];
+			struct build_id bid;
+			struct stat st;
+			char *name;
+			ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+			snprintf(sbid, sizeof(sbid), "%s%s", dirs[i], links[j]);
+			if (n > 0 && !build_id__from_hex(&bid, sbid) && stat(link, &st) == 0) {
+				target[n] = '\0';
+				build_id__sprintf(&bid, sbid);
+				name = name_from_target(target, sbid);
+				if (name)
+					entries_append(entries, &nr, name, &bid);
+			}
+			free(link);
+		}
+		if (nlinks > 0)
+			lsdir_free(links, nlinks);
+		free(sub);
+	}
+	if (ndirs > 0)
+		lsdir_free(dirs, ndirs);
+	free(root);
+	if (nr)
+		qsort(*entries, nr, sizeof(**entries), cmp_entries);
+	return nr;
+}
+
+int build_id_cache__list_name(const char *name, struct build_id_cache_entry **entries)
+{
+	char *dir = path_join(buildid_dir(), name);
+	char **names;
+	int nr = 0, n = lsdir(dir, lsdir_no_dot_filter, &names);
+
+	*entries = NULL;
+	for (int i = 0; i < n; i++) {
+		struct build_id bid;
+
+		if (!build_id__from_hex(&bid, names[i]))
+			entries_append(entries, &nr, xstrdup(name), &bid);
+	}
+	if (n > 0)
+		lsdir_free(names, n);
+	free(dir);
+	return n < 0 && n != -ENOENT ? n : nr;
+}
+
+void build_id_cache__free_entries(struct build_id_cache_entry *entries, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		free(entries[i].name);
+	free(entries);
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_BUILD_ID_H
+#define PERF_UTIL_BUILD_ID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define BUILD_ID_SIZE 20
+#define SBUILD_ID_SIZE (BUILD_ID_SIZE * 2 + 1)
+
+/* The name under which the running kernel is kept in the build-id cache. */
+#define KERNEL_CACHE_NAME "[kernel.kallsyms]"
+
+struct build_id {
+	unsigned char data[BUILD_ID_SIZE];
+	size_t size;
+};
+
+/* Lower-case hex of @bid into @buf (SBUILD_ID_SIZE bytes); returns its length. */
+int build_id__sprintf(const struct build_id *bid, char *buf);
+/* Parse a hex build-id of 2..40 digits; 0 or -EINVAL. */
+int build_id__from_hex(struct build_id *bid, const char *hex);
+bool build_id__equal(const struct build_id *a, const struct build_id *b);
+
+/*
+ * Find the GNU build-id note (NT_GNU_BUILD_ID, name "GNU") in a buffer of
+ * ELF notes.  @swap: the notes are in the other byte order.  @align: 4 or 8,
+ * the padding of name and descriptor.  Returns 0, -ENODATA when there is no
+ * build-id note, or -EBADMSG when a note header points past the buffer or the
+ * build-id is empty or longer than BUILD_ID_SIZE.
+ */
+int elf_notes__find_build_id(const void *notes, size_t len, bool swap, size_t align,
+			     struct build_id *bid);
+
+/*
+ * The build-id of the ELF file at @path, of either class and byte order,
+ * from its note sections or, without sections, its PT_NOTE segments.
+ * Returns 0 or -errno: -ENOENT, -EISDIR, -ENOEXEC (not ELF), -EBADMSG
+ * (truncated or malformed), -ENODATA (no build-id).
+ */
+int filename__read_build_id(const char *path, struct build_id *bid);
+
+/* The build-id in a sysfs notes file (native byte order); as above. */
+int sysfs__read_build_id(const char *path, struct build_id *bid);
+/* The running kernel's build-id, from /sys/kernel/notes. */
+int kernel__read_build_id(struct build_id *bid);
+/* A loaded module's, from /sys/module/<name>/notes/.note.gnu.build-id. */
+int module__read_build_id(const char *name, struct build_id *bid);
+
+/* A message for the errors the readers above return. */
+const char *build_id__strerror(int err);
+
+/*
+ * The build-id cache.  Its root is $PERF_BUILDID_DIR, else buildid.dir of
+ * the perf config, else ~/.debug.  An entry for file NAME (an absolute path
+ * or KERNEL_CACHE_NAME) with build-id BID is the directory ROOT/NAME/BID
+ * holding `elf` (a hard link or copy of the file) and `probes` (the probe
+ * cache), and the symlink ROOT/.build-id/<2 hex>/<rest> -> ../../NAME/BID.
+ */
+const char *buildid_dir(void);
+
+/* ROOT/NAME/BID and ROOT/.build-id/xx/yyyy, new strings. */
+char *build_id_cache__dirname(const char *name, const struct build_id *bid);
+char *build_id_cache__linkname(const struct build_id *bid);
+
+/* Is there an entry for NAME with BID? */
+bool build_id_cache__cached(const char *name, const struct build_id *bid);
+
+/*
+ * Add the entry for NAME with BID, taking the content from @file (NULL: no
+ * `elf`, as for the kernel).  With @force an existing `elf` is replaced.
+ * Either the whole entry is there afterwards or, on error, nothing this call
+ * created.  0 or -errno.
+ */
+int build_id_cache__add(const char *name, const char *file, const struct build_id *bid,
+			bool force);
+
+/*
+ * Remove the entry of NAME with BID, the .build-id link when it points to
+ * it, and the directories that become empty.  0, -ENOENT or -errno.
+ */
+int build_id_cache__remove(const char *name, const struct build_id *bid);
+
+struct build_id_cache_entry {
+	char *name;
+	struct build_id bid;
+};
+
+/*
+ * Every entry of the cache, found through the .build-id links (dangling
+ * ones skipped), sorted by name then build-id.  Returns the count or -errno;
+ * free with build_id_cache__free_entries().
+ */
+int build_id_cache__list(struct build_id_cache_entry **entries);
+
+/* The build-ids cached for NAME (every BID directory under ROOT/NAME). */
+int build_id_cache__list_name(const char *name, struct build_id_cache_entry **entries);
+
+void build_id_cache__free_entries(struct build_id_cache_entry *entries, int nr);
+
+#endif

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/config.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static char *config_lookup(char *text, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	char *section = NULL, *line, *save = NULL, *found = NULL;
+
+	if (!dot)
+		return NULL;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *p = trim(line), *eq;
+
+		if (*p == '#' || *p == ';' || *p == '\0')
+			continue;
+		if (*p == '[') {
+			char *close = strchr(p, ']');
+
+			section = close ? (*close = '\0', trim(p + 1)) : NULL;
+			continue;
+		}
+		eq = strchr(p, '=');
+		if (!section || !eq)
+			continue;
+		*eq = '\0';
+		if (strlen(section) == (size_t)(dot - name) &&
+		    !strncasecmp(section, name, dot - name) && !strcasecmp(trim(p), dot + 1)) {
+			char *value = trim(eq + 1), *comment = strpbrk(value, "#;");
+
+			if (comment)
+				*comment = '\0';
+			free(found);
+			found = xstrdup(trim(value)); /* the last one wins */
+		}
+	}
+	return found;
+}
+
+char *perf_config_get(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *file = getenv("PERF_CONFIG");
+	const char *home = getenv("HOME");
+	char *path = NULL, *value = NULL;
+
+	if (!file || !*file) {
+		if (!home || !*home)
+			return NULL;
+		path = path_join(home, ".perfconfig");
+		file = path;
+	}
+	if (strbuf_read_file(&sb, file) == 0)
+		value = config_lookup(sb.buf, name);
+	strbuf_release(&sb);
+	free(path);
+	return value;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_UTIL_H
+#define PERF_UTIL_UTIL_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "util/parse-options.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Create @path and its missing parents with @mode; 0 or -errno. */
+int mkdir_p(const char *path, mode_t mode);
+
+/* Remove the empty directories from @path up to, not including, @stop. */
+void rmdir_parents(const char *path, const char *stop);
+
+/* Remove @path and everything below it; 0 or -errno. */
+int rm_rf(const char *path);
+
+/*
+ * Copy @from to @to through a temporary file in @to's directory and a
+ * rename, so @to is either absent/old or complete.  0 or -errno.
+ */
+int copyfile_atomic(const char *from, const char *to, mode_t mode);
+
+/* Write @len bytes of @data to @path the same way.  0 or -errno. */
+int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode);
+
+/*
+ * The names of the entries of directory @dir for which @filter (may be NULL)
+ * is true, sorted, without "." and "..".  Returns the count or -errno; the
+ * list and its strings belong to the caller (lsdir_free()).
+ */
+typedef bool (*lsdir_filter_t)(const char *dir, const char *name, unsigned char d_type);
+int lsdir(const char *dir, lsdir_filter_t filter, char ***names);
+void lsdir_free(char **names, int nr);
+bool lsdir_no_dot_filter(const char *dir, const char *name, unsigned char d_type);
+
+/* Join @dir and @name with one '/', in a new string. */
+char *path_join(const char *dir, const char *name);
+
+/* malloc/strdup that abort on failure. */
+void *xmalloc(size_t n);
+void *xzalloc(size_t n);
+char *xstrdup(const char *s);
+
+#endif
