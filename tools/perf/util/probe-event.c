@@ -212,13 +212,15 @@ static bool is_bitfield_type(const char *t)
 	return width >= 1 && width + offset <= size;
 }
 
-/* A fetcharg type as the kernel's README lists it (no %pd: kprobe-only). */
+/* A fetcharg type as the kernel's README lists it (%pd/%pD: kprobes only). */
 static bool is_valid_type(const char *t)
 {
 	size_t n = strlen(t);
 	const char *br = strchr(t, '[');
 	unsigned long len;
 
+	if (!strcmp(t, "%pd") || !strcmp(t, "%pD"))
+		return true;
 	if (br) {
 		if (t[n - 1] != ']' || !parse_dec_n(br + 1, t + n - 2 - br, &len))
 			return false;

@@ -131,7 +131,8 @@ int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev);
  * field = "->next" ".len" "[3]"), or kept whole in var: $retval $params
  * $vars $comm $argN $stack[N], %REG (checked with arch_regs__is_valid()),
  * @SYMBOL, @+OFF, +|-[u]OFFS(VALUE), "string", \IMM.  TYPE is s|u|x
- * 8/16/32/64, string, ustring, char, symbol, symstr, bN@O/C or BASIC[N].
+ * 8/16/32/64, string, ustring, char, symbol, symstr, %pd, %pD, bN@O/C or
+ * BASIC[N].
  * "@user" (before or after :TYPE) sets user_access.  0 or -EINVAL after
  * one "Semantic error :" message; on error @pa may hold partial results
  * (clear_perf_probe_arg() frees them).
