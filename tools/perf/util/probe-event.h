@@ -21,6 +21,8 @@
 #define PERFPROBE_GROUP "probe"
 #define MAX_EVENT_NAME_LEN 64
 #define MAX_PROBE_ARGS 128
+/* The longest probe definition parse_perf_probe_command() takes. */
+#define PROBE_SPEC_MAX_LEN 4096
 
 /* Where to probe, as written. */
 struct perf_probe_point {
@@ -62,7 +64,11 @@ struct perf_probe_event {
 	bool sdt;		       /* %[GROUP:]EVENT: a cached or SDT event */
 };
 
-/* A dereference step of a fetcharg: +OFFS(...), innermost first in the chain. */
+/*
+ * A dereference step of a fetcharg: +OFFS(...).  The chain starts at the
+ * innermost step, the one applied first to the value: "+8(+0(%di))" is
+ * value "%di", ref {0} -> {8}.
+ */
 struct probe_trace_arg_ref {
 	struct probe_trace_arg_ref *next;
 	long offset;
@@ -74,7 +80,7 @@ struct probe_trace_arg {
 	char *name;			 /* NAME=, or NULL */
 	char *value;			 /* "%di", "@sym", "$comm", "\"str\"", "@+0x10" ... */
 	char *type;			 /* "s32", "string", "b4@3/32" ..., or NULL */
-	struct probe_trace_arg_ref *ref; /* outermost dereference first */
+	struct probe_trace_arg_ref *ref; /* innermost dereference first, or NULL */
 };
 
 struct probe_trace_point {
@@ -101,13 +107,48 @@ struct probe_trace_event {
  * spaces) into @pev, which the caller zeroes first.  Returns 0, or a
  * negative errno after printing one message that names and points at the
  * offending part of @cmd ("Semantic error :..." as perf words it).
+ *
+ * The point word gives, in @pev:
+ *   [[GROUP:]EVENT=]FUNC[@SRC][:RLN|+OFFS|%return|;PTN]
+ *                           group, event, point.function/file/line/offset/
+ *                           retprobe/lazy_line (PTN is the rest of the word)
+ *   [[GROUP:]EVENT=]SRC:ALN, SRC;PTN
+ *                           point.file (a name with '.' or '/'), line/lazy_line
+ *   [[GROUP:]EVENT=]0xADDR[%return]
+ *                           point.abs_address, function and file NULL
+ *   %[GROUP:]EVENT, sdt_PROVIDER:NAME
+ *                           sdt = true, group (may be NULL) and event (may be
+ *                           a glob); the point is empty and no args are allowed
+ * and each further word one pev->args[] entry (see parse_perf_probe_arg()).
+ * pev->uprobes and pev->target are left alone; on error everything else
+ * is freed and zeroed.
  */
 int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev);
+
+/*
+ * Parse one argument word "[NAME=]VALUE[:TYPE][@user]" into @pa (zeroed by
+ * the caller).  VALUE is a C variable with a member chain (var = "p",
+ * field = "->next" ".len" "[3]"), or kept whole in var: $retval $params
+ * $vars $comm $argN $stack[N], %REG (checked with arch_regs__is_valid()),
+ * @SYMBOL, @+OFF, +|-[u]OFFS(VALUE), "string", \IMM.  TYPE is s|u|x
+ * 8/16/32/64, string, ustring, char, symbol, symstr, %pd, %pD, bN@O/C or
+ * BASIC[N].
+ * "@user" (before or after :TYPE) sets user_access.  0 or -EINVAL after
+ * one "Semantic error :" message; on error @pa may hold partial results
+ * (clear_perf_probe_arg() frees them).
+ */
+int parse_perf_probe_arg(const char *str, struct perf_probe_arg *pa);
 
 /*
  * Parse one line of uprobe_events/kprobe_events or of a probe cache
  * ("p:grp/ev /bin/prog:0x1139 len=+8(%di):u32") into @tev (zeroed by the
  * caller).  0 or -EINVAL (a message is printed with pr_debug only).
+ * Accepts the kernel's form (zero-padded offsets, "arg1=" names, "rN:"
+ * maxactive) and perf's.  A point word with a '/' is a uprobe
+ * (tev->uprobes, point.module = PATH, point.offset, ref_ctr_offset);
+ * otherwise a kprobe ([MOD:]SYM[+OFF] into module/symbol/offset, or
+ * 0xADDR into address).  point.realname and point.address of uprobes are
+ * not in the text and stay 0.
  */
 int parse_probe_trace_command(const char *cmd, struct probe_trace_event *tev);
 
@@ -115,15 +156,32 @@ int parse_probe_trace_command(const char *cmd, struct probe_trace_event *tev);
 char *synthesize_perf_probe_command(const struct perf_probe_event *pev);
 char *synthesize_perf_probe_point(const struct perf_probe_point *pp);
 char *synthesize_perf_probe_arg(const struct perf_probe_arg *pa);
+/*
+ * "p:GROUP/EVENT POINT ARGS" as perf -D prints it: uprobes "PATH:0xOFF"
+ * (lowercase hex, no padding) with "(0xREF)" for a semaphore; kprobes
+ * "[MOD:]SYM+OFF" (always with +OFF, decimal) or "0xADDR" when symbol is
+ * NULL.  A NULL group is written as PERFPROBE_GROUP.
+ */
 char *synthesize_probe_trace_command(const struct probe_trace_event *tev);
+/* The POINT part of that line alone. */
+char *synthesize_probe_trace_point(const struct probe_trace_event *tev);
+/* One fetcharg: "name=+8(+0(%di)):u32". */
+char *synthesize_probe_trace_arg(const struct probe_trace_arg *arg);
 
-/* Does resolving @pev need debuginfo (lines, lazy patterns, variables)? */
+/*
+ * Does resolving @pev need debuginfo?  True for a source file, a line, a
+ * lazy pattern or an argument that needs it; false for SDT events.
+ */
 bool perf_probe_event_need_dwarf(const struct perf_probe_event *pev);
+/* Does @pa name a C variable, a member chain, $params or $vars? */
+bool perf_probe_arg_need_dwarf(const struct perf_probe_arg *pa);
 
 /* Is @name a valid event/group name (a C identifier, not too long)? */
 bool is_c_func_name(const char *name);
 
+/* Free what the structures own and zero them (they stay reusable). */
 void clear_perf_probe_event(struct perf_probe_event *pev);
+void clear_perf_probe_arg(struct perf_probe_arg *pa);
 void clear_probe_trace_event(struct probe_trace_event *tev);
 
 #endif
