@@ -245,7 +245,7 @@ static void read_plt(Elf *elf, struct sym_vec *sv)
 		/* IRELATIVE slots have no symbol: perf lists them as "@plt". */
 		name = elf_strptr(elf, dyn_shdr.sh_link, sym.st_name);
 		strbuf_addf(&sb, "%s@plt", name ? name : "");
-		sym_vec_add(sv, sb.buf, base + i * entsize, 0, STB_GLOBAL, STT_FUNC, true);
+		sym_vec_add(sv, sb.buf, base + i * entsize, entsize, STB_GLOBAL, STT_FUNC, true);
 		strbuf_release(&sb);
 	}
 }
@@ -489,13 +489,22 @@ static void ptr_vec_add(const struct elf_symbol ***v, int *nr, const struct elf_
 	(*v)[(*nr)++] = s;
 }
 
-/* Is @symname @name followed by "@VER" or "@@VER" (not "@plt")? */
-static bool versioned_name_of(const struct elf_symbol *sym, const char *name)
+/*
+ * Does @sym answer to @name as perf's symbol lookup has it: the exact name,
+ * its PLT entry "NAME@plt", or its default version "NAME@@VER" (not a
+ * hidden "NAME@VER": perf probes memcpy@@GLIBC_2.14, not memcpy@GLIBC_2.2.5).
+ */
+static bool symbol_answers_to(const struct elf_symbol *sym, const char *name)
 {
 	size_t len = strlen(name);
 
-	return !sym->plt && !strncmp(sym->name, name, len) && sym->name[len] == '@' &&
-	       sym->name[len + 1];
+	if (strncmp(sym->name, name, len))
+		return false;
+	if (!sym->name[len])
+		return true;
+	if (sym->plt)
+		return !strcmp(sym->name + len, "@plt");
+	return !strncmp(sym->name + len, "@@", 2) && sym->name[len + 2];
 }
 
 int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
@@ -504,17 +513,15 @@ int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
 	int nr = 0;
 
 	*out = NULL;
-	for (int pass = 0; pass < 2 && !nr; pass++) {
-		for (int i = 0; i < se->nr_syms; i++) {
-			const struct elf_symbol *s = &se->syms[i];
+	for (int i = 0; i < se->nr_syms; i++) {
+		const struct elf_symbol *s = &se->syms[i];
 
-			if (pass ? !versioned_name_of(s, name) : strcmp(s->name, name))
-				continue;
-			/* The same symbol from .symtab and .dynsym: probe it once. */
-			if (nr && (*out)[nr - 1]->addr == s->addr)
-				continue;
-			ptr_vec_add(out, &nr, s);
-		}
+		if (!symbol_answers_to(s, name))
+			continue;
+		/* Aliases and .symtab/.dynsym copies: probe an address once. */
+		if (nr && (*out)[nr - 1]->addr == s->addr)
+			continue;
+		ptr_vec_add(out, &nr, s);
 	}
 	return nr;
 }

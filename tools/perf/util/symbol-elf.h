@@ -77,12 +77,13 @@ const char *symbol_elf__strerror(int err);
 bool elf_symbol__is_function(const struct elf_symbol *sym);
 
 /*
- * The symbols named @name: those whose name is exactly @name or, when none
- * is, those whose name is @name followed by a version ("@VER" or
- * "@@VER"; not "@plt").  Several may be returned (a name defined in
- * several objects, or several versions: perf probes each).  *@out is a new
- * array (caller frees the array only; the symbols belong to @se), sorted by
- * address.  Returns the count (0: none).
+ * The places perf's symbol lookup finds for @name: symbols named exactly
+ * @name, "@name@plt" PLT entries and default versions "@name@@VER" (not
+ * hidden "@name@VER" ones), one per address (the first by name), sorted by
+ * address.  Several places may come back (a PLT entry and the function, a
+ * name in several objects, versions told apart only by .gnu.version in
+ * .dynsym): perf probes each.  *@out is a new array (caller frees the array
+ * only; the symbols belong to @se).  Returns the count (0: none).
  */
 int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
 			  const struct elf_symbol ***out);
