@@ -14,42 +14,54 @@
 struct probe_trace_point;
 struct strfilter;
 
+/*
+ * One symbol.  name is as in the table: .symtab names of shared libraries
+ * may carry a version ("fopen@@GLIBC_2.2.5"), .dynsym names never do, PLT
+ * entries are "NAME@plt".  addr is st_value, the link-time virtual
+ * address; size is st_size (0 for labels), 16 for a PLT entry.
+ */
 struct elf_symbol {
-	char *name; /* as in the table; .symtab names of shared libraries may
-			       carry a version ("fopen@@GLIBC_2.2.5"); .dynsym names do
-			       not; PLT entries are "NAME@plt" */
-	uint64_t addr; /* st_value: the link-time virtual address */
-	uint64_t size; /* st_size (0 for labels and PLT-less info) */
+	char *name;
+	uint64_t addr;
+	uint64_t size;
 	unsigned char bind; /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
 	unsigned char type; /* STT_FUNC, STT_GNU_IFUNC, STT_OBJECT, STT_NOTYPE */
 	bool plt; /* a synthesized PLT entry */
 };
 
+/* A PT_LOAD program header. */
 struct elf_load_segment {
-	uint64_t vaddr, memsz; /* p_vaddr, p_memsz */
-	uint64_t offset, filesz; /* p_offset, p_filesz */
+	uint64_t vaddr, memsz, offset, filesz;
 	bool exec; /* PF_X */
 };
 
+/*
+ * A loaded symbol table; everything in it belongs to it.  path is the
+ * file's absolute path (realpath), symsrc the file the symbols came from
+ * (path itself or a separate debug file, see symbol_elf__load()), e_type
+ * ET_EXEC/ET_DYN/ET_REL (0 for kallsyms), dynsym_only when no .symtab was
+ * found anywhere.  syms are sorted by address, then name; loads are in file
+ * order.
+ */
 struct symbol_elf {
-	char *path; /* the absolute path (realpath) of the file */
-	char *symsrc; /* the file the symbols came from: path, or a
-					  separate debug file (see symbol_elf__load()) */
-	int e_type; /* ET_EXEC, ET_DYN, ET_REL; 0 for kallsyms */
-	bool dynsym_only; /* no .symtab anywhere: .dynsym was used */
-	struct elf_symbol *syms; /* sorted by address, then name */
+	char *path;
+	char *symsrc;
+	int e_type;
+	bool dynsym_only;
+	struct elf_symbol *syms;
 	int nr_syms;
-	struct elf_load_segment *loads; /* PT_LOAD headers in file order */
+	struct elf_load_segment *loads;
 	int nr_loads;
 };
 
 /*
- * Load the symbols of the ELF file at @path: those of .symtab, else of a
+ * Load the symbols of the ELF file at @path: those of .symtab and .dynsym
+ * (perf lists both, so a name may appear twice at one address), else of a
  * separate debug file with a .symtab found by build-id (the build-id cache
  * $PERF_BUILDID_DIR|~/.debug/.build-id/xx/rest/elf, then
  * /usr/lib/debug/.build-id/xx/rest.debug), else of .dynsym; plus NAME@plt
  * entries synthesized from .rela.plt.  Kept: defined symbols with a name of
- * type FUNC, GNU_IFUNC, OBJECT, and global/weak NOTYPE labels
+ * type FUNC, GNU_IFUNC, OBJECT in allocated sections, and global/weak NOTYPE labels
  * outside NOBITS sections (this is what perf lists with -F); FILE, SECTION,
  * undefined and absolute symbols are not.
  * On success *@out is a new symbol_elf (symbol_elf__delete()) and 0 is
