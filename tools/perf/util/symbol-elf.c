@@ -674,19 +674,38 @@ int symbol_elf__uprobe_point_abs(const struct symbol_elf *se, uint64_t vaddr, bo
 	return 0;
 }
 
+/* The address of _text, the kernel's relocation anchor; 0 when absent. */
+static uint64_t kernel_text_addr(const struct symbol_elf *se)
+{
+	for (int i = 0; i < se->nr_syms; i++)
+		if (!strcmp(se->syms[i].name, "_text"))
+			return se->syms[i].addr;
+	return 0;
+}
+
 int symbol_elf__kprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
 			     uint64_t offs, bool retprobe, struct probe_trace_point *tp)
 {
+	uint64_t text = kernel_text_addr(se);
 	int ret = check_offset(sym, offs, retprobe);
 
 	if (ret < 0)
 		return ret;
 	tp->module = NULL;
-	tp->symbol = xstrdup(sym->name);
 	tp->realname = xstrdup(sym->name);
 	tp->address = sym->addr + offs;
-	tp->offset = offs;
 	tp->retprobe = retprobe;
+	/*
+	 * perf 6.1 writes entry probes relative to _text, which stays right
+	 * for names the kernel has several times; a kretprobe takes SYM+0.
+	 */
+	if (!retprobe && text && tp->address >= text) {
+		tp->symbol = xstrdup("_text");
+		tp->offset = tp->address - text;
+	} else {
+		tp->symbol = xstrdup(sym->name);
+		tp->offset = offs;
+	}
 	return 0;
 }
 

@@ -151,9 +151,14 @@ int symbol_elf__uprobe_point_abs(const struct symbol_elf *se, uint64_t vaddr, bo
 				 struct probe_trace_point *tp);
 
 /*
- * Fill @tp for a kprobe on @sym + @offs (se from kallsyms or a vmlinux):
- * symbol = realname = sym->name, offset = @offs, address = sym->addr +
- * @offs, module = NULL.  Errors as symbol_elf__uprobe_point().
+ * Fill @tp for a kprobe on @sym + @offs (se from kallsyms or a vmlinux)
+ * the way perf 6.1 writes it: an entry/offset probe relative to _text
+ * (symbol = "_text", offset = address - _text: the line reads
+ * "p:probe/vfs_read _text+7166832", decimal), a return probe on the symbol
+ * (symbol = sym->name, offset = @offs: "r:probe/vfs_read__return
+ * vfs_read+0"); without a _text symbol always the latter.  realname =
+ * sym->name, address = sym->addr + @offs, module = NULL.  Errors as
+ * symbol_elf__uprobe_point().
  */
 int symbol_elf__kprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
 			     uint64_t offs, bool retprobe, struct probe_trace_point *tp);

@@ -374,11 +374,18 @@ static void test_kallsyms_format_gives_sizes_and_kprobe_points(void)
 	CHECK_INT(symbol_elf__find_name(se, "do_work", &syms), ==, 1);
 	CHECK_INT(syms[0]->size, ==, 0x80);
 	CHECK(elf_symbol__is_function(syms[0]));
+	/* Entry probes are _text-relative, return probes on the symbol. */
 	CHECK_INT(symbol_elf__kprobe_point(se, syms[0], 0x10, false, &tp), ==, 0);
-	CHECK_STR(tp.symbol, "do_work");
-	CHECK_INT(tp.offset, ==, 0x10);
+	CHECK_STR(tp.symbol, "_text");
+	CHECK_STR(tp.realname, "do_work");
+	CHECK_INT(tp.offset, ==, 0x110);
 	CHECK_INT(tp.address, ==, 0xffffffff81000110ULL);
 	CHECK(tp.module == NULL);
+	clear_tp(&tp);
+	CHECK_INT(symbol_elf__kprobe_point(se, syms[0], 0, true, &tp), ==, 0);
+	CHECK_STR(tp.symbol, "do_work");
+	CHECK_INT(tp.offset, ==, 0);
+	CHECK(tp.retprobe);
 	clear_tp(&tp);
 	CHECK_INT(symbol_elf__kprobe_point(se, syms[0], 0x81, false, &tp), ==, -ERANGE);
 	CHECK_INT(symbol_elf__find_name(se, "mod_func", &syms), ==, 0);
