@@ -419,7 +419,8 @@ int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out)
 
 		if (sscanf(line, "%" SCNx64 " %c %511s%n", &addr, &type, name, &n) != 3)
 			continue;
-		if (strchr(line + n, '['))
+		/* perf leaves out modules' symbols and read-only data. */
+		if (strchr(line + n, '[') || type == 'r' || type == 'R')
 			continue;
 		any_addr |= addr != 0;
 		sym_vec_add(&sv, name, addr, 0, type >= 'a' ? STB_LOCAL : STB_GLOBAL,

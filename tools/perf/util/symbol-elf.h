@@ -75,7 +75,8 @@ int symbol_elf__load(const char *path, struct symbol_elf **out);
 /*
  * Load /proc/kallsyms (@path NULL) or a file of that format: symbols of
  * type t/T/w/W become STT_FUNC, the others STT_OBJECT; a size is the
- * distance to the next address.  Module symbols ("[mod]") are skipped.
+ * distance to the next address.  Module symbols ("[mod]") and read-only
+ * data (r/R) are skipped, as perf -F does.
  * 0 or -errno as above; -EACCES when every address reads 0 (kptr_restrict).
  */
 int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out);

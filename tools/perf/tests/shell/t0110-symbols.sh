@@ -23,7 +23,10 @@ cat >symtool.c <<'EOC'
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
 
-/* symtool -F BIN [FILTER] | symtool -D BIN FUNC[+OFFS][%return]|0xADDR */
+/*
+ * symtool -F BIN [FILTER] | symtool -D BIN FUNC[+OFFS][%return]|0xADDR
+ * BIN "kernel": /proc/kallsyms, and -D prints kprobe places.
+ */
 int main(int argc, char **argv)
 {
 	struct probe_trace_point tp = { 0 };
@@ -31,11 +34,12 @@ int main(int argc, char **argv)
 	struct symbol_elf *se;
 	char *spec, *p;
 	unsigned long offs = 0;
-	int ret, nr, retprobe;
+	int ret, nr, retprobe, kernel;
 
 	if (argc < 3)
 		return 2;
-	ret = symbol_elf__load(argv[2], &se);
+	kernel = !strcmp(argv[2], "kernel");
+	ret = kernel ? symbol_elf__load_kallsyms(NULL, &se) : symbol_elf__load(argv[2], &se);
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", argv[2], symbol_elf__strerror(ret));
 		return 1;
@@ -70,6 +74,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < nr; i++) {
+		if (kernel) {
+			ret = symbol_elf__kprobe_point(se, syms[i], offs, retprobe, &tp);
+			if (!ret)
+				printf("%c %s+%lu\n", retprobe ? 'r' : 'p', tp.symbol, tp.offset);
+			continue;
+		}
 		ret = symbol_elf__uprobe_point(se, syms[i], offs, retprobe, &tp);
 		if (ret < 0) {
 			fprintf(stderr, "Offset %lu is bigger than the size of %s\n", offs, spec);
@@ -109,7 +119,8 @@ LIBC=$(ldd ./pie | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
 
 # The place part of perf's -D lines: "p:grp/ev PATH:0xOFF" -> "p PATH:0xOFF".
 perf_places() {
-	"$SYSTEM_PERF" probe -x "$1" -D "$2" 2>/dev/null | sed -n 's/^\([pr]\):[^ ]* \([^ ]*\).*/\1 \2/p'
+	if [ "$1" = kernel ]; then set -- "" "$2"; fi
+	"$SYSTEM_PERF" probe ${1:+-x "$1"} -D "$2" 2>/dev/null | sed -n 's/^\([pr]\):[^ ]* \([^ ]*\).*/\1 \2/p'
 }
 
 same_funcs() {
@@ -186,6 +197,24 @@ test_expect_success 'a stripped PIE has no symbols' '
 	test_must_fail ./symtool -F stripped2 2>err &&
 	grep "no symbols" err
 '
+
+if have_root && [ "$(head -c 16 /proc/kallsyms)" != 0000000000000000 ]; then
+	test_expect_success 'kernel -F lists what perf lists from kallsyms' '
+		"$SYSTEM_PERF" probe -F >expect 2>&1 &&
+		./symtool -F kernel >actual &&
+		diff expect actual
+	'
+	for spec in vfs_read vfs_read+4 'vfs_read%return'; do
+		test_expect_success "kernel $spec is written as perf writes it" "
+			perf_places kernel '$spec' >expect &&
+			test -s expect &&
+			./symtool -D kernel '$spec' >actual &&
+			diff expect actual
+		"
+	done
+else
+	test_skip 'kernel symbols' 'needs root and readable kallsyms'
+fi
 
 test_expect_success 'bad files give one error and no crash' '
 	test_must_fail ./symtool -F nosuch 2>err && grep "No such file" err &&

@@ -360,6 +360,7 @@ static void test_kallsyms_format_gives_sizes_and_kprobe_points(void)
 				   "ffffffff81000100 T do_work\n"
 				   "ffffffff81000180 t helper\n"
 				   "ffffffff81000200 D some_data\n"
+				   "ffffffff81000300 R ro_data\n"
 				   "ffffffffc0000000 t mod_func\t[mod]\n";
 	char *path = path_join(tmpdir, "kallsyms");
 	const struct elf_symbol **syms = NULL;
