@@ -192,19 +192,21 @@ static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, bool debug
 }
 
 /*
- * NAME@plt for each .rela.plt entry: entry i sits at .plt.sec + i * 16 with
+ * NAME@plt for each .rela.plt (.rel.plt) entry: entry i sits at .plt.sec + i * 16 with
  * IBT's second PLT, else at .plt + (i + 1) * 16 (entry 0 is the resolver
  * stub).  Only x86-style 16-byte entries are synthesized.
  */
 static void read_plt(Elf *elf, struct sym_vec *sv)
 {
 	GElf_Shdr rela_shdr, plt_shdr, dyn_shdr;
-	Elf_Scn *rela = find_section(elf, SHT_NULL, ".rela.plt", &rela_shdr), *plt, *dyn;
+	Elf_Scn *rela = find_section(elf, SHT_RELA, ".rela.plt", &rela_shdr), *plt, *dyn;
 	uint64_t base, entsize = 16;
 	Elf_Data *rdata, *ddata;
 	size_t n;
 
-	if (!rela || (rela_shdr.sh_type != SHT_RELA && rela_shdr.sh_type != SHT_REL))
+	if (!rela)
+		rela = find_section(elf, SHT_REL, ".rel.plt", &rela_shdr); /* i386 */
+	if (!rela)
 		return;
 	plt = find_section(elf, SHT_PROGBITS, ".plt.sec", &plt_shdr);
 	if (plt) {

@@ -115,6 +115,8 @@ __asm__(".symver foo_v2,foo@@V2");
 EOC
 printf 'V1 { global: foo; bar; local: *; };\nV2 { global: foo; } V1;\n' >ver.map
 build_prog libver.so ver.c -O1 -shared -fPIC -Wl,--version-script=ver.map && strip libver.so
+m32=
+build_prog prog32 prog.c -m32 -g -O0 2>/dev/null && m32=prog32
 LIBC=$(ldd ./pie | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
 
 # The place part of perf's -D lines: "p:grp/ev PATH:0xOFF" -> "p PATH:0xOFF".
@@ -129,7 +131,7 @@ same_funcs() {
 	diff expect actual
 }
 
-for bin in nopie pie rdyn libprog.so pie-strip-g libver.so /bin/true "$LIBC"; do
+for bin in nopie pie rdyn libprog.so pie-strip-g libver.so $m32 /bin/true "$LIBC"; do
 	case $bin in /*) path=$bin ;; *) path=$TEST_TMP/$bin ;; esac
 	test_expect_success "-F lists what perf lists for $(basename "$bin")" "
 		same_funcs '$path'
@@ -141,7 +143,7 @@ done
 
 # With debuginfo perf looks names up in DWARF, which knows no work@plt: a
 # library calling its own work() is compared without it.
-for bin in nopie pie rdyn libprog-strip-g.so pie-strip-g; do
+for bin in nopie pie rdyn libprog-strip-g.so pie-strip-g $m32; do
 	for spec in work work+4 'work%return' main+1; do
 		test_expect_success "$spec in $bin is where perf puts it" "
 			perf_places '$TEST_TMP/$bin' '$spec' >expect &&
