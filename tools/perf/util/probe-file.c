@@ -330,6 +330,39 @@ int probe_file__add_lines(int fd, char *const *lines, int nr, int *failed, struc
 	return ret;
 }
 
+int probe_file__add_events(bool uprobe, char *const *lines, int nr, int *failed,
+			   struct strbuf *reason)
+{
+	int fd = probe_file__open(uprobe, O_WRONLY), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = probe_file__add_lines(fd, lines, nr, failed, reason);
+	close(fd);
+	return ret;
+}
+
+int probe_file__readme_has(const char *pattern)
+{
+	char *path = tracefs__path("README"), **lines = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int ret, nr;
+
+	if (!path)
+		return -errno;
+	ret = strbuf_read_file(&sb, path);
+	free(path);
+	if (ret < 0)
+		goto out;
+	nr = split_lines(sb.buf, &lines);
+	for (int i = 0; i < nr && !ret; i++)
+		ret = fnmatch(pattern, lines[i], 0) == 0;
+	probe_file__free_lines(lines, nr);
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
 static void list_append(char ***list, int *nr, char *s)
 {
 	*list = realloc(*list, (*nr + 1) * sizeof(**list));
@@ -342,7 +375,8 @@ int probe_file__del_events(bool uprobe, const char *filter, char ***removed, int
 			   char **busy)
 {
 	char **lines = NULL, *gpat, *epat;
-	const char *sep = strpbrk(filter, ":/");
+	/* Like perf, "GROUP/EVENT" is not a group: it matches nothing. */
+	const char *sep = strchr(filter, ':');
 	int nr, fd = -1, ret = 0, count = 0;
 
 	if (sep) {

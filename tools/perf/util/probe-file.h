@@ -69,10 +69,21 @@ int probe_file__get_event_names(bool uprobe, char ***names);
  */
 int probe_file__add_lines(int fd, char *const *lines, int nr, int *failed, struct strbuf *reason);
 
+/* The same, opening and closing uprobe_events (@uprobe) or kprobe_events. */
+int probe_file__add_events(bool uprobe, char *const *lines, int nr, int *failed,
+			   struct strbuf *reason);
+
+/*
+ * Does a line of tracefs's README match the glob @pattern (fnmatch, the
+ * whole line; write "*...*" for a part)?  The kernel's features show
+ * there, e.g. "*place (uprobe):*(ref_ctr_offset)*" or "*x8/16/32/64*".
+ * 1, 0, or -errno when there is no README.
+ */
+int probe_file__readme_has(const char *pattern);
+
 /*
  * Delete from the events file the events whose "GROUP:EVENT" matches the
- * glob pattern @filter, given as "[GROUP:]EVENT" (no GROUP: any group;
- * "GROUP/EVENT" is accepted too).  The "GROUP:EVENT" names of the deleted
+ * glob pattern @filter, given as "[GROUP:]EVENT" (no GROUP: any group).  The "GROUP:EVENT" names of the deleted
  * events are returned in *@removed (may be NULL; free with
  * probe_file__free_lines()).  Returns the number deleted (0: nothing
  * matched) or -errno on the first failure; -EBUSY means that event is

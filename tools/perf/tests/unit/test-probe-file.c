@@ -229,7 +229,9 @@ static void test_deleting_without_group_matches_any_group(void)
 {
 	set_events("p:g/work /x:0x1\np:h/work /x:0x1\np:g/main /x:0x2\n");
 	CHECK_INT(probe_file__del_events(true, "work", NULL, NULL, NULL), ==, 2);
-	CHECK_INT(probe_file__del_events(true, "g/main", NULL, NULL, NULL), ==, 1);
+	/* perf: '"g/main" does not hit any event.' */
+	CHECK_INT(probe_file__del_events(true, "g/main", NULL, NULL, NULL), ==, 0);
+	CHECK_INT(probe_file__del_events(true, "g:main", NULL, NULL, NULL), ==, 1);
 	CHECK_INT(probe_file__del_events(true, "nosuch", NULL, NULL, NULL), ==, 0);
 }
 
@@ -307,6 +309,32 @@ static void test_the_blacklist_is_found_beside_tracing(void)
 	free(file);
 }
 
+static void test_readme_features_are_found_by_glob(void)
+{
+	static const char text[] = "  place (uprobe): <path>:<offset>[%return][(ref_ctr_offset)]\n"
+				   "\t     type: s8/16/32/64, u8/16/32/64, x8/16/32/64, string\n";
+	char *readme = path_join(dir, "README");
+
+	CHECK_INT(probe_file__readme_has("*x8/16/32/64*"), ==, -ENOENT);
+	write_file_atomic(readme, text, strlen(text), 0644);
+	CHECK_INT(probe_file__readme_has("*place (uprobe):*(ref_ctr_offset)*"), ==, 1);
+	CHECK_INT(probe_file__readme_has("*x8/16/32/64*"), ==, 1);
+	CHECK_INT(probe_file__readme_has("*symstr*"), ==, 0);
+	free(readme);
+}
+
+static void test_add_events_opens_the_file_itself(void)
+{
+	char *lines[] = {"p:g/a /bin/x:0x10"}, *text;
+
+	set_events("");
+	CHECK_INT(probe_file__add_events(true, lines, 1, NULL, NULL), ==, 0);
+	text = events();
+	CHECK_STR(text, "p:g/a /bin/x:0x10\n");
+	free(text);
+	CHECK_INT(probe_file__add_events(false, lines, 1, NULL, NULL), ==, -ENOENT);
+}
+
 static void test_cleanup(void)
 {
 	CHECK_INT(rm_rf(base), ==, 0);
@@ -336,4 +364,5 @@ TESTS(TEST(test_the_tracefs_dir_comes_from_the_environment),
       TEST(test_an_enabled_event_is_not_deleted_and_named),
       TEST(test_unique_names_follow_perf_force_suffixes),
       TEST(test_too_long_event_names_are_refused), TEST(test_the_blacklist_is_found_beside_tracing),
+      TEST(test_readme_features_are_found_by_glob), TEST(test_add_events_opens_the_file_itself),
       TEST(test_cleanup));
