@@ -83,7 +83,7 @@ const char *tracefs__mountpoint(void)
 		return mountpoint;
 	if (env && *env) {
 		if (!is_dir(env)) {
-			errno = ENOENT;
+			errno = ENODEV;
 			return NULL;
 		}
 		mountpoint = xstrdup(env);
@@ -98,7 +98,7 @@ const char *tracefs__mountpoint(void)
 	}
 	if (mount("nodev", TRACEFS_DEFAULT, "tracefs", 0, NULL) < 0) {
 		pr_debug("mounting tracefs on %s: %s\n", TRACEFS_DEFAULT, strerror(errno));
-		errno = ENOENT;
+		errno = ENODEV;
 		return NULL;
 	}
 	mountpoint = xstrdup(TRACEFS_DEFAULT);
@@ -489,13 +489,13 @@ char *probe_file__unique_event_name(const char *group, const char *base, char *c
 const char *probe_file__strerror(int err)
 {
 	switch (-err) {
+	case ENODEV:
+		return "tracefs is not mounted and could not be mounted on " TRACEFS_DEFAULT;
 	case ENOENT:
-		return "tracefs (or its uprobe_events/kprobe_events) is not available: "
-		       "it is not mounted and could not be mounted on " TRACEFS_DEFAULT
-		       ", or the kernel lacks this probe type";
+		return "the events file does not exist (a kernel without this probe type)";
 	case EACCES:
 	case EPERM:
-		return "Permission denied: tracefs needs root (or mount it and allow access)";
+		return "Permission denied: tracefs needs root";
 	case EBUSY:
 		return "the event is in use (enabled): disable it before deleting it";
 	case EEXIST:
@@ -504,6 +504,35 @@ const char *probe_file__strerror(int err)
 		return "the event name is too long";
 	default:
 		return strerror(-err);
+	}
+}
+
+void probe_file__open_strerror(bool uprobe, bool write, int err, struct strbuf *msg)
+{
+	const char *dir = tracefs__mountpoint();
+
+	switch (-err) {
+	case ENOENT:
+		/* perf joins "DIR/" and "/NAME": the double slash is its own. */
+		strbuf_addf(msg, "%s//%s does not exist.\nPlease rebuild kernel with CONFIG_%s=y.",
+			    dir ? dir : TRACEFS_DEFAULT, uprobe ? "uprobe_events" : "kprobe_events",
+			    uprobe ? "UPROBE_EVENTS" : "KPROBE_EVENTS");
+		break;
+	case EACCES:
+	case EPERM:
+		if (write)
+			strbuf_addstr(msg, "No permission to write tracefs.\n"
+					   "Please run this command again with sudo.");
+		else
+			strbuf_addf(msg,
+				    "No permission to read tracefs.\n"
+				    "Please try 'sudo mount -o remount,mode=755 %s/'",
+				    dir ? dir : TRACEFS_DEFAULT);
+		break;
+	default:
+		strbuf_addf(msg, "Failed to open %s: %s",
+			    uprobe ? "uprobe_events" : "kprobe_events", probe_file__strerror(err));
+		break;
 	}
 }
 

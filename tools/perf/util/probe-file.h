@@ -20,7 +20,8 @@
  * tests), else a tracefs mount (or debugfs's tracing/) from /proc/mounts,
  * else, when root, tracefs freshly mounted on /sys/kernel/tracing.
  * Returns a static string, found once and kept, or NULL with errno set
- * (ENOENT: not mounted and could not be mounted; EPERM/EACCES: not root).
+ * (ENODEV: not mounted and could not be mounted, or $PERF_TRACEFS_DIR is
+ * not a directory; EACCES: not mounted and not root).
  */
 const char *tracefs__mountpoint(void);
 
@@ -30,8 +31,9 @@ char *tracefs__path(const char *name);
 /*
  * Open uprobe_events (@uprobe) or kprobe_events with @flags (O_RDONLY, or
  * O_WRONLY: append mode is added, as the kernel expects one event per
- * write).  Returns the fd or -errno (-ENOENT when tracefs is missing or the
- * kernel lacks that probe type: see probe_file__strerror()).
+ * write).  Returns the fd or -errno: -ENODEV (no tracefs), -ENOENT (the
+ * kernel lacks that probe type), -EACCES (not root); see
+ * probe_file__open_strerror().
  */
 int probe_file__open(bool uprobe, int flags);
 
@@ -112,8 +114,21 @@ extern ssize_t (*probe_file__write_fn)(int fd, const void *buf, size_t len);
 char *probe_file__unique_event_name(const char *group, const char *base, char *const *existing,
 				    int nr, bool force, int *err);
 
-/* A message for the errors above: "tracefs is not mounted..." etc. */
+/* A short message for the errors above: "tracefs is not mounted..." etc. */
 const char *probe_file__strerror(int err);
+
+/*
+ * Append to @msg perf's own words for a failed probe_file__open() (no
+ * final newline), e.g.
+ *	"/sys/kernel/tracing//kprobe_events does not exist.\n
+ *	 Please rebuild kernel with CONFIG_KPROBE_EVENTS=y."
+ *	"No permission to write tracefs.\nPlease run this command again with sudo."
+ *	"No permission to read tracefs.\n
+ *	 Please try 'sudo mount -o remount,mode=755 /sys/kernel/tracing/'"
+ * @write: the open was for writing.  perf then prints
+ * "  Error: Failed to add events." (or "... show event list.").
+ */
+void probe_file__open_strerror(bool uprobe, bool write, int err, struct strbuf *msg);
 
 /*
  * The kprobe blacklist: lines "0xSTART-0xEND\tSYMBOL" of

@@ -335,6 +335,25 @@ static void test_add_events_opens_the_file_itself(void)
 	CHECK_INT(probe_file__add_events(false, lines, 1, NULL, NULL), ==, -ENOENT);
 }
 
+static void test_open_errors_read_as_perf_words_them(void)
+{
+	struct strbuf msg = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+
+	probe_file__open_strerror(false, true, -ENOENT, &msg);
+	strbuf_addf(&want,
+		    "%s//kprobe_events does not exist.\n"
+		    "Please rebuild kernel with CONFIG_KPROBE_EVENTS=y.",
+		    dir);
+	CHECK_STR(msg.buf, want.buf);
+	strbuf_reset(&msg);
+	probe_file__open_strerror(true, true, -EACCES, &msg);
+	CHECK_STR(msg.buf,
+		  "No permission to write tracefs.\nPlease run this command again with sudo.");
+	strbuf_release(&msg);
+	strbuf_release(&want);
+}
+
 static void test_cleanup(void)
 {
 	CHECK_INT(rm_rf(base), ==, 0);
@@ -365,4 +384,4 @@ TESTS(TEST(test_the_tracefs_dir_comes_from_the_environment),
       TEST(test_unique_names_follow_perf_force_suffixes),
       TEST(test_too_long_event_names_are_refused), TEST(test_the_blacklist_is_found_beside_tracing),
       TEST(test_readme_features_are_found_by_glob), TEST(test_add_events_opens_the_file_itself),
-      TEST(test_cleanup));
+      TEST(test_open_errors_read_as_perf_words_them), TEST(test_cleanup));
