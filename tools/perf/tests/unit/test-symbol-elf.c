@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * symbol-elf on real files: this test binary (built with -g, so it has a
+ * .symtab), libc (versioned names, aliases), and broken inputs made in a
+ * temporary directory.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/unit/unit-test.h"
+#include "util/probe-event.h"
+#include "util/strfilter.h"
+#include "util/symbol-elf.h"
+#include "util/util.h"
+
+/* A function of our own to find; noinline and used so it has a symbol. */
+__attribute__((noinline, used)) int symbol_elf_test_target(int x)
+{
+	return x * 3 + 1;
+}
+
+static char tmpdir[] = "/tmp/perf-test-symbol-elf.XXXXXX";
+static char exe[4096];
+
+static struct symbol_elf *load(const char *path)
+{
+	struct symbol_elf *se = NULL;
+	int ret = symbol_elf__load(path, &se);
+
+	CHECK_INT(ret, ==, 0);
+	return se;
+}
+
+static void clear_tp(struct probe_trace_point *tp)
+{
+	free(tp->realname);
+	free(tp->symbol);
+	free(tp->module);
+	memset(tp, 0, sizeof(*tp));
+}
+
+static int main_object_bias(struct dl_phdr_info *info, size_t size, void *data)
+{
+	/* The first object is the executable itself. */
+	*(uintptr_t *)data = info->dlpi_addr;
+	return 1;
+}
+
+/* The file offset of the code at runtime address @p, from /proc/self/maps. */
+static long maps_file_offset(uintptr_t p)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	long ret = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long start, end, off;
+
+		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 && p >= start &&
+		    p < end && strstr(line, exe)) {
+			ret = (long)(p - start + off);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+static void test_our_own_function_has_its_link_time_address(void)
+{
+	struct symbol_elf *se = load("/proc/self/exe");
+	const struct elf_symbol **syms = NULL;
+	uintptr_t bias = 0;
+	int nr;
+
+	if (!se)
+		return;
+	dl_iterate_phdr(main_object_bias, &bias);
+	nr = symbol_elf__find_name(se, "symbol_elf_test_target", &syms);
+	CHECK_INT(nr, ==, 1);
+	if (nr == 1) {
+		CHECK_INT(syms[0]->addr, ==, (uintptr_t)symbol_elf_test_target - bias);
+		CHECK(syms[0]->size > 0);
+		CHECK(elf_symbol__is_function(syms[0]));
+		CHECK_INT(syms[0]->bind, ==, STB_GLOBAL);
+	}
+	CHECK_STR(se->path, exe);
+	CHECK(!se->dynsym_only);
+	free(syms);
+	symbol_elf__delete(se);
+}
+
+static void test_a_uprobe_point_has_the_mapped_file_offset(void)
+{
+	struct symbol_elf *se = load("/proc/self/exe");
+	const struct elf_symbol **syms = NULL;
+	struct probe_trace_point tp = {0};
+	uintptr_t p = (uintptr_t)symbol_elf_test_target;
+
+	if (!se || symbol_elf__find_name(se, "symbol_elf_test_target", &syms) != 1)
+		goto out;
+	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], 0, false, &tp), ==, 0);
+	CHECK_INT(tp.offset, ==, maps_file_offset(p));
+	CHECK_INT(tp.address, ==, syms[0]->addr);
+	CHECK_STR(tp.module, exe);
+	CHECK_STR(tp.realname, "symbol_elf_test_target");
+	CHECK(!tp.retprobe);
+	clear_tp(&tp);
+
+	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], 4, false, &tp), ==, 0);
+	CHECK_INT(tp.offset, ==, maps_file_offset(p) + 4);
+	clear_tp(&tp);
+
+	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], 0, true, &tp), ==, 0);
+	CHECK(tp.retprobe);
+	CHECK_INT(tp.offset, ==, maps_file_offset(p));
+	clear_tp(&tp);
+
+	/* perf accepts FUNC+size, refuses beyond it, and %return with an offset. */
+	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], syms[0]->size, false, &tp), ==, 0);
+	clear_tp(&tp);
+	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], syms[0]->size + 1, false, &tp), ==,
+		  -ERANGE);
+	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], 4, true, &tp), ==, -EINVAL);
+	CHECK(tp.module == NULL);
+out:
+	free(syms);
+	symbol_elf__delete(se);
+}
+
+static void test_an_absolute_address_finds_its_symbol(void)
+{
+	struct symbol_elf *se = load("/proc/self/exe");
+	const struct elf_symbol **syms = NULL, *sym;
+	struct probe_trace_point tp = {0};
+
+	if (!se || symbol_elf__find_name(se, "symbol_elf_test_target", &syms) != 1)
+		goto out;
+	sym = symbol_elf__find_addr(se, syms[0]->addr + 1);
+	CHECK(sym == syms[0]);
+	CHECK_INT(symbol_elf__uprobe_point_abs(se, syms[0]->addr + 2, false, &tp), ==, 0);
+	CHECK_STR(tp.realname, "symbol_elf_test_target");
+	CHECK_INT(tp.offset, ==, maps_file_offset((uintptr_t)symbol_elf_test_target) + 2);
+	clear_tp(&tp);
+	CHECK_INT(symbol_elf__uprobe_point_abs(se, 0x7fffffff0000ULL, false, &tp), ==, -ERANGE);
+out:
+	free(syms);
+	symbol_elf__delete(se);
+}
+
+static void test_unknown_names_are_not_found(void)
+{
+	struct symbol_elf *se = load("/proc/self/exe");
+	const struct elf_symbol **syms = NULL;
+
+	if (!se)
+		return;
+	CHECK_INT(symbol_elf__find_name(se, "no_such_function_here", &syms), ==, 0);
+	free(syms);
+	symbol_elf__delete(se);
+}
+
+static void test_globs_find_functions_once(void)
+{
+	struct symbol_elf *se = load("/proc/self/exe");
+	const struct elf_symbol **syms = NULL;
+	int nr;
+
+	if (!se)
+		return;
+	nr = symbol_elf__find_glob(se, "symbol_elf_test_tar*", &syms);
+	CHECK_INT(nr, ==, 1);
+	free(syms);
+	nr = symbol_elf__find_glob(se, "test_*", &syms);
+	CHECK(nr >= 5);
+	for (int i = 0; i < nr; i++)
+		CHECK(elf_symbol__is_function(syms[i]));
+	free(syms);
+	symbol_elf__delete(se);
+}
+
+static void test_the_funcs_list_is_sorted_and_filtered(void)
+{
+	struct symbol_elf *se = load("/proc/self/exe");
+	struct strfilter *filter = strfilter__new(STRFILTER_DEFAULT_FUNCS, NULL);
+	bool found = false;
+	char **names;
+	int nr;
+
+	if (!se)
+		return;
+	nr = symbol_elf__func_names(se, filter, &names);
+	CHECK(nr > 0);
+	for (int i = 0; i < nr; i++) {
+		CHECK(names[i][0] != '_');
+		CHECK(!strstr(names[i], "@plt"));
+		if (i)
+			CHECK(strcmp(names[i - 1], names[i]) <= 0);
+		found |= !strcmp(names[i], "symbol_elf_test_target");
+	}
+	for (int i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	CHECK(found);
+	/* Without a filter the PLT entries of our libc calls show. */
+	found = false;
+	nr = symbol_elf__func_names(se, NULL, &names);
+	for (int i = 0; i < nr; i++) {
+		found |= !strcmp(names[i], "fopen@plt");
+		free(names[i]);
+	}
+	free(names);
+	CHECK(found);
+	strfilter__delete(filter);
+	symbol_elf__delete(se);
+}
+
+/* The path of the libc we run with, from the loaded objects. */
+static int find_libc(struct dl_phdr_info *info, size_t size, void *data)
+{
+	if (strstr(info->dlpi_name, "/libc.so")) {
+		snprintf(data, 4096, "%s", info->dlpi_name);
+		return 1;
+	}
+	return 0;
+}
+
+static void test_libc_aliases_are_found_both_ways(void)
+{
+	char libc[4096] = "";
+	const struct elf_symbol **a = NULL, **b = NULL, **al = NULL;
+	struct symbol_elf *se;
+	int na, nb, nal;
+	bool has_libc_malloc = false, has_malloc = false;
+
+	dl_iterate_phdr(find_libc, libc);
+	CHECK(libc[0]);
+	se = libc[0] ? load(libc) : NULL;
+	if (!se)
+		return;
+	na = symbol_elf__find_name(se, "malloc", &a);
+	nb = symbol_elf__find_name(se, "__libc_malloc", &b);
+	CHECK_INT(na, ==, 1);
+	CHECK_INT(nb, ==, 1);
+	if (na == 1 && nb == 1) {
+		CHECK_INT(a[0]->addr, ==, b[0]->addr);
+		nal = symbol_elf__aliases(se, a[0], &al);
+		for (int i = 0; i < nal; i++) {
+			has_malloc |= !strcmp(al[i]->name, "malloc") ||
+				      !strncmp(al[i]->name, "malloc@", 7);
+			has_libc_malloc |= !strcmp(al[i]->name, "__libc_malloc");
+		}
+		CHECK(has_malloc);
+		CHECK(has_libc_malloc || se->dynsym_only);
+		free(al);
+	}
+	free(a);
+	free(b);
+	symbol_elf__delete(se);
+}
+
+static void test_versioned_names_resolve_by_their_base_name(void)
+{
+	char libc[4096] = "";
+	const struct elf_symbol **syms = NULL;
+	struct symbol_elf *se;
+	int nr;
+
+	dl_iterate_phdr(find_libc, libc);
+	se = libc[0] ? load(libc) : NULL;
+	if (!se)
+		return;
+	/* "fopen@@GLIBC_2.2.5" in a .symtab, plain "fopen" in .dynsym. */
+	nr = symbol_elf__find_name(se, "fopen", &syms);
+	CHECK_INT(nr, ==, 1);
+	if (nr == 1)
+		CHECK(!strcmp(syms[0]->name, "fopen") || !strncmp(syms[0]->name, "fopen@", 6));
+	free(syms);
+	symbol_elf__delete(se);
+}
+
+static void test_a_plt_entry_answers_to_its_function_name(void)
+{
+	struct symbol_elf *se = load("/proc/self/exe");
+	const struct elf_symbol **syms = NULL;
+
+	if (!se)
+		return;
+	/* We call fopen through our PLT: perf's "fopen" is then "fopen@plt". */
+	CHECK_INT(symbol_elf__find_name(se, "fopen", &syms), ==, 1);
+	if (syms)
+		CHECK(syms[0]->plt && !strcmp(syms[0]->name, "fopen@plt"));
+	free(syms);
+	CHECK_INT(symbol_elf__find_name(se, "fopen@plt", &syms), ==, 1);
+	free(syms);
+	CHECK_INT(symbol_elf__find_name(se, "fope", &syms), ==, 0);
+	free(syms);
+	symbol_elf__delete(se);
+}
+
+static void test_a_hidden_version_is_not_probed(void)
+{
+	char libc[4096] = "";
+	const struct elf_symbol **syms = NULL;
+	struct symbol_elf *se;
+	int nr;
+
+	dl_iterate_phdr(find_libc, libc);
+	se = libc[0] ? load(libc) : NULL;
+	if (!se)
+		return;
+	/* memcpy@@GLIBC_2.14 (the IFUNC) counts, memcpy@GLIBC_2.2.5 does not. */
+	nr = symbol_elf__find_name(se, "memcpy", &syms);
+	CHECK_INT(nr, ==, 1);
+	if (nr == 1)
+		CHECK_INT(syms[0]->type, ==, STT_GNU_IFUNC);
+	free(syms);
+	symbol_elf__delete(se);
+}
+
+static void test_bad_files_give_one_clear_error(void)
+{
+	char *notelf = path_join(tmpdir, "notelf"), *trunc = path_join(tmpdir, "trunc");
+	char *missing = path_join(tmpdir, "missing"), *empty = path_join(tmpdir, "empty");
+	struct symbol_elf *se = NULL;
+	char head[2048];
+	int fd;
+	ssize_t n;
+
+	CHECK_INT(symbol_elf__load(missing, &se), ==, -ENOENT);
+	CHECK_INT(symbol_elf__load(tmpdir, &se), ==, -EISDIR);
+	write_file_atomic(notelf, "#!/bin/sh\necho hi\n", 18, 0755);
+	CHECK_INT(symbol_elf__load(notelf, &se), ==, -ENOEXEC);
+	write_file_atomic(empty, "", 0, 0644);
+	CHECK_INT(symbol_elf__load(empty, &se), ==, -ENOEXEC);
+	fd = open("/proc/self/exe", O_RDONLY);
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	CHECK_INT(n, ==, sizeof(head));
+	write_file_atomic(trunc, head, sizeof(head), 0755);
+	CHECK_INT(symbol_elf__load(trunc, &se), ==, -EBADMSG);
+	CHECK(se == NULL);
+	CHECK(strcmp(symbol_elf__strerror(-ENOEXEC), "not an ELF file") == 0);
+	free(notelf);
+	free(trunc);
+	free(missing);
+	free(empty);
+}
+
+static void test_kallsyms_format_gives_sizes_and_kprobe_points(void)
+{
+	static const char text[] = "ffffffff81000000 T _text\n"
+				   "ffffffff81000100 T do_work\n"
+				   "ffffffff81000180 t helper\n"
+				   "ffffffff81000200 D some_data\n"
+				   "ffffffff81000300 R ro_data\n"
+				   "ffffffffc0000000 t mod_func\t[mod]\n";
+	char *path = path_join(tmpdir, "kallsyms");
+	const struct elf_symbol **syms = NULL;
+	struct probe_trace_point tp = {0};
+	struct symbol_elf *se = NULL;
+
+	write_file_atomic(path, text, strlen(text), 0644);
+	CHECK_INT(symbol_elf__load_kallsyms(path, &se), ==, 0);
+	if (!se)
+		goto out;
+	CHECK_INT(se->nr_syms, ==, 4);
+	if (symbol_elf__find_name(se, "do_work", &syms) != 1) {
+		CHECK(!"do_work found once");
+		symbol_elf__delete(se);
+		goto out;
+	}
+	CHECK_INT(syms[0]->size, ==, 0x80);
+	CHECK(elf_symbol__is_function(syms[0]));
+	/* Entry probes are _text-relative, return probes on the symbol. */
+	CHECK_INT(symbol_elf__kprobe_point(se, syms[0], 0x10, false, &tp), ==, 0);
+	CHECK_STR(tp.symbol, "_text");
+	CHECK_STR(tp.realname, "do_work");
+	CHECK_INT(tp.offset, ==, 0x110);
+	CHECK_INT(tp.address, ==, 0xffffffff81000110ULL);
+	CHECK(tp.module == NULL);
+	clear_tp(&tp);
+	CHECK_INT(symbol_elf__kprobe_point(se, syms[0], 0, true, &tp), ==, 0);
+	CHECK_STR(tp.symbol, "do_work");
+	CHECK_INT(tp.offset, ==, 0);
+	CHECK(tp.retprobe);
+	clear_tp(&tp);
+	CHECK_INT(symbol_elf__kprobe_point(se, syms[0], 0x81, false, &tp), ==, -ERANGE);
+	free(syms);
+	CHECK_INT(symbol_elf__find_name(se, "mod_func", &syms), ==, 0);
+	CHECK(symbol_elf__find_addr(se, 0xffffffff81000190ULL) != NULL);
+	symbol_elf__delete(se);
+	free(syms);
+	syms = NULL;
+	/* kptr_restrict hides the addresses: all zero. */
+	write_file_atomic(path, "0000000000000000 T a\n0000000000000000 T b\n", 42, 0644);
+	CHECK_INT(symbol_elf__load_kallsyms(path, &se), ==, -EACCES);
+out:
+	free(syms);
+	free(path);
+}
+
+static void test_cleanup(void)
+{
+	CHECK_INT(rm_rf(tmpdir), ==, 0);
+}
+
+static void __attribute__((constructor)) setup(void)
+{
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n < 0 || !mkdtemp(tmpdir))
+		abort();
+	exe[n] = '\0';
+}
+
+TESTS(TEST(test_our_own_function_has_its_link_time_address),
+      TEST(test_a_uprobe_point_has_the_mapped_file_offset),
+      TEST(test_an_absolute_address_finds_its_symbol), TEST(test_unknown_names_are_not_found),
+      TEST(test_globs_find_functions_once), TEST(test_the_funcs_list_is_sorted_and_filtered),
+      TEST(test_libc_aliases_are_found_both_ways),
+      TEST(test_versioned_names_resolve_by_their_base_name),
+      TEST(test_a_plt_entry_answers_to_its_function_name),
+      TEST(test_a_hidden_version_is_not_probed), TEST(test_bad_files_give_one_clear_error),
+      TEST(test_kallsyms_format_gives_sizes_and_kprobe_points), TEST(test_cleanup));

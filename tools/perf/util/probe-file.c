@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/debug.h"
+#include "util/probe-event.h"
+#include "util/probe-file.h"
+#include "util/util.h"
+
+#define TRACEFS_DEFAULT "/sys/kernel/tracing"
+#define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
+#define MAX_EVENT_INDEX 1024
+
+ssize_t (*probe_file__write_fn)(int fd, const void *buf, size_t len) = write;
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* /proc/mounts escapes blanks and backslashes as \ooo. */
+static void unescape_mount_path(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+/* The tracefs mount, else debugfs's tracing/, from /proc/mounts; new string. */
+static char *tracefs__from_mounts(void)
+{
+	char *line = NULL, *tracefs = NULL, *debugfs = NULL;
+	size_t sz = 0;
+	FILE *f = fopen("/proc/mounts", "r");
+
+	if (!f)
+		return NULL;
+	while (!tracefs && getline(&line, &sz, f) > 0) {
+		char dev[256], dir[4096], type[64];
+
+		if (sscanf(line, "%255s %4095s %63s", dev, dir, type) != 3)
+			continue;
+		unescape_mount_path(dir);
+		if (!strcmp(type, "tracefs"))
+			tracefs = xstrdup(dir);
+		else if (!strcmp(type, "debugfs") && !debugfs)
+			debugfs = path_join(dir, "tracing");
+	}
+	free(line);
+	fclose(f);
+	if (!tracefs && debugfs && is_dir(debugfs))
+		tracefs = debugfs;
+	else
+		free(debugfs);
+	return tracefs;
+}
+
+const char *tracefs__mountpoint(void)
+{
+	static char *mountpoint;
+	const char *env = getenv("PERF_TRACEFS_DIR");
+
+	if (mountpoint)
+		return mountpoint;
+	if (env && *env) {
+		if (!is_dir(env)) {
+			errno = ENODEV;
+			return NULL;
+		}
+		mountpoint = xstrdup(env);
+		return mountpoint;
+	}
+	mountpoint = tracefs__from_mounts();
+	if (mountpoint)
+		return mountpoint;
+	if (geteuid() != 0) {
+		errno = EACCES;
+		return NULL;
+	}
+	if (mount("nodev", TRACEFS_DEFAULT, "tracefs", 0, NULL) < 0) {
+		pr_debug("mounting tracefs on %s: %s\n", TRACEFS_DEFAULT, strerror(errno));
+		errno = ENODEV;
+		return NULL;
+	}
+	mountpoint = xstrdup(TRACEFS_DEFAULT);
+	return mountpoint;
+}
+
+char *tracefs__path(const char *name)
+{
+	const char *dir = tracefs__mountpoint();
+
+	return dir ? path_join(dir, name) : NULL;
+}
+
+int probe_file__open(bool uprobe, int flags)
+{
+	char *path = tracefs__path(uprobe ? "uprobe_events" : "kprobe_events");
+	int fd, err;
+
+	if (!path)
+		return -errno;
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		flags |= O_APPEND;
+	fd = open(path, flags | O_CLOEXEC);
+	err = errno;
+	pr_debug("Opening %s write=%d\n", path, (flags & O_ACCMODE) != O_RDONLY);
+	free(path);
+	return fd < 0 ? -err : fd;
+}
+
+void probe_file__free_lines(char **lines, int nr)
+{
+	if (!lines)
+		return;
+	for (int i = 0; i < nr; i++)
+		free(lines[i]);
+	free(lines);
+}
+
+/* Split @text into its non-empty lines. */
+static int split_lines(const char *text, char ***lines)
+{
+	char **v = NULL;
+	int nr = 0, alloc = 0;
+	const char *p = text;
+
+	while (*p) {
+		const char *end = strchrnul(p, '\n');
+
+		if (end > p) {
+			if (nr == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				v = realloc(v, alloc * sizeof(*v));
+				if (!v)
+					abort();
+			}
+			v[nr] = strndup(p, end - p);
+			if (!v[nr])
+				abort();
+			nr++;
+		}
+		p = *end ? end + 1 : end;
+	}
+	*lines = v;
+	return nr;
+}
+
+int probe_file__read_lines(int fd, char ***lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = strbuf_read_fd(&sb, fd);
+
+	if (!ret)
+		ret = split_lines(sb.buf, lines);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int probe_file__get_lines(bool uprobe, char ***lines)
+{
+	int fd = probe_file__open(uprobe, O_RDONLY), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = probe_file__read_lines(fd, lines);
+	close(fd);
+	return ret;
+}
+
+int probe_file__line_event(const char *line, char **group, char **event)
+{
+	const char *p = line, *colon, *slash, *end;
+
+	if (*p != 'p' && *p != 'r' && *p != '-')
+		return -EINVAL;
+	colon = strchr(p, ':');
+	if (!colon)
+		return -EINVAL;
+	/* Between the type letter and ':' only a maxactive count may stand. */
+	for (p = line + 1; p < colon; p++)
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+	slash = strchr(colon, '/');
+	end = colon + strcspn(colon, " \t");
+	if (!slash || slash > end || slash == colon + 1 || end == slash + 1)
+		return -EINVAL;
+	*group = strndup(colon + 1, slash - colon - 1);
+	*event = strndup(slash + 1, end - slash - 1);
+	if (!*group || !*event)
+		abort();
+	return 0;
+}
+
+int probe_file__get_event_names(bool uprobe, char ***names)
+{
+	char **lines = NULL;
+	int nr = probe_file__get_lines(uprobe, &lines), n = 0;
+
+	if (nr < 0)
+		return nr;
+	for (int i = 0; i < nr; i++) {
+		char *group, *event;
+
+		if (probe_file__line_event(lines[i], &group, &event) < 0) {
+			free(lines[i]);
+			continue;
+		}
+		free(lines[i]);
+		if (asprintf(&lines[n], "%s:%s", group, event) < 0)
+			abort();
+		n++;
+		free(group);
+		free(event);
+	}
+	*names = lines;
+	return n;
+}
+
+/* Write one line and its newline in a single write(); 0 or -errno. */
+static int write_line(int fd, const char *line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	ssize_t ret;
+	int err = 0;
+
+	strbuf_addf(&sb, "%s\n", line);
+	pr_debug("Writing event: %s\n", line);
+	ret = probe_file__write_fn(fd, sb.buf, sb.len);
+	if (ret < 0)
+		err = -errno;
+	else if ((size_t)ret != sb.len)
+		err = -EIO;
+	strbuf_release(&sb);
+	return err;
+}
+
+static int delete_event(int fd, const char *group, const char *event)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&sb, "-:%s/%s", group, event);
+	ret = write_line(fd, sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void read_error_log(struct strbuf *sb)
+{
+	char *path = tracefs__path("error_log");
+
+	if (path)
+		strbuf_read_file(sb, path);
+	free(path);
+}
+
+/*
+ * The reason of the newest entry of error_log, when the log changed since
+ * @before: entries look like "[ 603.82] trace_uprobe: error: REASON\n
+ *   Command: ...\n   ^\n".
+ */
+static void error_log_reason(const struct strbuf *before, struct strbuf *reason)
+{
+	struct strbuf after = STRBUF_INIT;
+	const char *p, *last = NULL;
+
+	read_error_log(&after);
+	if (after.len && strcmp(after.buf, before->buf)) {
+		for (p = after.buf; (p = strstr(p, "error: ")); p++)
+			last = p;
+		if (last) {
+			last += strlen("error: ");
+			strbuf_add(reason, last, strchrnul(last, '\n') - last);
+		}
+	}
+	strbuf_release(&after);
+}
+
+int probe_file__add_lines(int fd, char *const *lines, int nr, int *failed, struct strbuf *reason)
+{
+	struct strbuf log = STRBUF_INIT;
+	int i, ret = 0;
+
+	if (reason)
+		read_error_log(&log);
+	for (i = 0; i < nr; i++) {
+		ret = write_line(fd, lines[i]);
+		if (ret < 0)
+			break;
+	}
+	if (ret < 0) {
+		pr_debug("Failed to write event: %s\n", strerror(-ret));
+		if (failed)
+			*failed = i;
+		if (reason)
+			error_log_reason(&log, reason);
+		/* Undo, newest first, what this call added. */
+		while (--i >= 0) {
+			char *group, *event;
+
+			if (probe_file__line_event(lines[i], &group, &event) < 0)
+				continue;
+			if (delete_event(fd, group, event) < 0)
+				pr_warning("Failed to remove event %s:%s again\n", group, event);
+			free(group);
+			free(event);
+		}
+	}
+	strbuf_release(&log);
+	return ret;
+}
+
+int probe_file__add_events(bool uprobe, char *const *lines, int nr, int *failed,
+			   struct strbuf *reason)
+{
+	int fd = probe_file__open(uprobe, O_WRONLY), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = probe_file__add_lines(fd, lines, nr, failed, reason);
+	close(fd);
+	return ret;
+}
+
+int probe_file__readme_has(const char *pattern)
+{
+	char *path = tracefs__path("README"), **lines = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int ret, nr;
+
+	if (!path)
+		return -errno;
+	ret = strbuf_read_file(&sb, path);
+	free(path);
+	if (ret < 0)
+		goto out;
+	nr = split_lines(sb.buf, &lines);
+	for (int i = 0; i < nr && !ret; i++)
+		ret = fnmatch(pattern, lines[i], 0) == 0;
+	probe_file__free_lines(lines, nr);
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void list_append(char ***list, int *nr, char *s)
+{
+	*list = realloc(*list, (*nr + 1) * sizeof(**list));
+	if (!*list)
+		abort();
+	(*list)[(*nr)++] = s;
+}
+
+int probe_file__del_events(bool uprobe, const char *filter, char ***removed, int *nr_removed,
+			   char **busy)
+{
+	char **lines = NULL, *gpat, *epat;
+	/* Like perf, "GROUP/EVENT" is not a group: it matches nothing. */
+	const char *sep = strchr(filter, ':');
+	int nr, fd = -1, ret = 0, count = 0;
+
+	if (sep) {
+		gpat = strndup(filter, sep - filter);
+		epat = xstrdup(sep + 1);
+	} else {
+		gpat = xstrdup("*");
+		epat = xstrdup(filter);
+	}
+	if (!gpat)
+		abort();
+	nr = probe_file__get_lines(uprobe, &lines);
+	if (nr < 0) {
+		ret = nr;
+		goto out;
+	}
+	for (int i = 0; i < nr; i++) {
+		char *group, *event, *name;
+
+		if (probe_file__line_event(lines[i], &group, &event) < 0)
+			continue;
+		if (fnmatch(gpat, group, 0) || fnmatch(epat, event, 0))
+			goto next;
+		if (fd < 0) {
+			fd = probe_file__open(uprobe, O_WRONLY);
+			if (fd < 0) {
+				ret = fd;
+				goto next;
+			}
+		}
+		ret = delete_event(fd, group, event);
+		if (asprintf(&name, "%s:%s", group, event) < 0)
+			abort();
+		if (ret < 0) {
+			if (ret == -EBUSY && busy)
+				*busy = name;
+			else
+				free(name);
+		} else {
+			count++;
+			if (removed)
+				list_append(removed, nr_removed, name);
+			else
+				free(name);
+		}
+	next:
+		free(group);
+		free(event);
+		if (ret < 0)
+			break;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	probe_file__free_lines(lines, nr);
+	free(gpat);
+	free(epat);
+	return ret < 0 ? ret : count;
+}
+
+static bool event_name_taken(const char *group, const char *name, char *const *existing, int nr)
+{
+	size_t glen = strlen(group);
+
+	for (int i = 0; i < nr; i++) {
+		const char *e = existing[i], *colon = strchr(e, ':');
+
+		if (colon) {
+			if ((size_t)(colon - e) != glen || strncmp(e, group, glen))
+				continue;
+			e = colon + 1;
+		}
+		if (!strcmp(e, name))
+			return true;
+	}
+	return false;
+}
+
+char *probe_file__unique_event_name(const char *group, const char *base, char *const *existing,
+				    int nr, bool force, int *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (strlen(base) >= MAX_EVENT_NAME_LEN) {
+		*err = -E2BIG;
+		return NULL;
+	}
+	if (!event_name_taken(group, base, existing, nr))
+		return xstrdup(base);
+	if (!force) {
+		*err = -EEXIST;
+		return NULL;
+	}
+	for (int i = 1; i < MAX_EVENT_INDEX; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s_%d", base, i);
+		if (sb.len >= MAX_EVENT_NAME_LEN) {
+			*err = -E2BIG;
+			break;
+		}
+		if (!event_name_taken(group, sb.buf, existing, nr))
+			return strbuf_detach(&sb, NULL);
+	}
+	if (sb.len < MAX_EVENT_NAME_LEN)
+		*err = -EBUSY;
+	strbuf_release(&sb);
+	return NULL;
+}
+
+const char *probe_file__strerror(int err)
+{
+	switch (-err) {
+	case ENODEV:
+		return "tracefs is not mounted and could not be mounted on " TRACEFS_DEFAULT;
+	case ENOENT:
+		return "the events file does not exist (a kernel without this probe type)";
+	case EACCES:
+	case EPERM:
+		return "Permission denied: tracefs needs root";
+	case EBUSY:
+		return "the event is in use (enabled): disable it before deleting it";
+	case EEXIST:
+		return "the event already exists";
+	case E2BIG:
+		return "the event name is too long";
+	default:
+		return strerror(-err);
+	}
+}
+
+void probe_file__open_strerror(bool uprobe, bool write, int err, struct strbuf *msg)
+{
+	const char *dir = tracefs__mountpoint();
+
+	switch (-err) {
+	case ENOENT:
+		/* perf joins "DIR/" and "/NAME": the double slash is its own. */
+		strbuf_addf(msg, "%s//%s does not exist.\nPlease rebuild kernel with CONFIG_%s=y.",
+			    dir ? dir : TRACEFS_DEFAULT, uprobe ? "uprobe_events" : "kprobe_events",
+			    uprobe ? "UPROBE_EVENTS" : "KPROBE_EVENTS");
+		break;
+	case EACCES:
+	case EPERM:
+		if (write)
+			strbuf_addstr(msg, "No permission to write tracefs.\n"
+					   "Please run this command again with sudo.");
+		else
+			strbuf_addf(msg,
+				    "No permission to read tracefs.\n"
+				    "Please try 'sudo mount -o remount,mode=755 %s/'",
+				    dir ? dir : TRACEFS_DEFAULT);
+		break;
+	default:
+		strbuf_addf(msg, "Failed to open %s: %s",
+			    uprobe ? "uprobe_events" : "kprobe_events", probe_file__strerror(err));
+		break;
+	}
+}
+
+int kprobe_blacklist__load(struct kprobe_blacklist *bl, const char *path)
+{
+	const char *env = getenv("PERF_TRACEFS_DIR");
+	char *own = NULL, **lines = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int nr, ret;
+
+	if (!path) {
+		if (env && *env)
+			path = own = path_join(env, "../kprobes/blacklist");
+		else
+			path = KPROBE_BLACKLIST;
+	}
+	ret = strbuf_read_file(&sb, path);
+	free(own);
+	if (ret < 0)
+		goto out;
+	nr = split_lines(sb.buf, &lines);
+	bl->entries = nr ? xzalloc(nr * sizeof(*bl->entries)) : NULL;
+	bl->nr = 0;
+	for (int i = 0; i < nr; i++) {
+		struct kprobe_blacklist_entry *e = &bl->entries[bl->nr];
+		char sym[256];
+
+		if (sscanf(lines[i], "0x%" SCNx64 "-0x%" SCNx64 " %255s", &e->start, &e->end,
+			   sym) != 3)
+			continue;
+		e->symbol = xstrdup(sym);
+		bl->nr++;
+	}
+	probe_file__free_lines(lines, nr);
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+void kprobe_blacklist__clear(struct kprobe_blacklist *bl)
+{
+	for (int i = 0; i < bl->nr; i++)
+		free(bl->entries[i].symbol);
+	free(bl->entries);
+	bl->entries = NULL;
+	bl->nr = 0;
+}
+
+const struct kprobe_blacklist_entry *kprobe_blacklist__find_addr(const struct kprobe_blacklist *bl,
+								 uint64_t addr)
+{
+	for (int i = 0; i < bl->nr; i++)
+		if (addr >= bl->entries[i].start && addr < bl->entries[i].end)
+			return &bl->entries[i];
+	return NULL;
+}
+
+const struct kprobe_blacklist_entry *
+kprobe_blacklist__find_symbol(const struct kprobe_blacklist *bl, const char *symbol)
+{
+	for (int i = 0; i < bl->nr; i++)
+		if (!strcmp(bl->entries[i].symbol, symbol))
+			return &bl->entries[i];
+	return NULL;
+}

@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/build-id.h"
+#include "util/debug.h"
+#include "util/probe-event.h"
+#include "util/strbuf.h"
+#include "util/strfilter.h"
+#include "util/symbol-elf.h"
+#include "util/util.h"
+
+#define DEBUG_BUILD_ID_DIR "/usr/lib/debug/.build-id"
+
+struct sym_vec {
+	struct elf_symbol *v;
+	int nr, alloc;
+};
+
+static void sym_vec_add(struct sym_vec *sv, const char *name, uint64_t addr, uint64_t size,
+			unsigned char bind, unsigned char type, bool plt)
+{
+	struct elf_symbol *s;
+
+	if (sv->nr == sv->alloc) {
+		sv->alloc = sv->alloc ? 2 * sv->alloc : 256;
+		sv->v = realloc(sv->v, sv->alloc * sizeof(*sv->v));
+		if (!sv->v)
+			abort();
+	}
+	s = &sv->v[sv->nr++];
+	s->name = xstrdup(name);
+	s->addr = addr;
+	s->size = size;
+	s->bind = bind;
+	s->type = type;
+	s->plt = plt;
+}
+
+static int sym_cmp_addr(const void *a, const void *b)
+{
+	const struct elf_symbol *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Does the file end before its section headers or a segment's contents?
+ * libelf reads lazily, so a truncated file would otherwise half-load.
+ */
+static bool elf_truncated(Elf *elf, off_t size)
+{
+	GElf_Ehdr ehdr;
+	size_t phnum;
+
+	if (!gelf_getehdr(elf, &ehdr))
+		return true;
+	if (ehdr.e_shoff &&
+	    ehdr.e_shoff + (uint64_t)ehdr.e_shnum * ehdr.e_shentsize > (uint64_t)size)
+		return true;
+	if (elf_getphdrnum(elf, &phnum) < 0)
+		return true;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_offset + ph.p_filesz > (uint64_t)size)
+			return true;
+	}
+	return false;
+}
+
+/* Open @path with libelf; *@fd and *@elf on success, else -errno. */
+static int elf_open(const char *path, int *fd, Elf **elf)
+{
+	struct stat st;
+	int ret;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (fstat(*fd, &st) < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = -ENOEXEC;
+		goto out_close;
+	}
+	elf_version(EV_CURRENT);
+	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
+		ret = -ENOEXEC;
+		goto out_end;
+	}
+	if (elf_truncated(*elf, st.st_size)) {
+		ret = -EBADMSG;
+		goto out_end;
+	}
+	return 0;
+out_end:
+	elf_end(*elf);
+out_close:
+	close(*fd);
+	return ret;
+}
+
+static Elf_Scn *find_section(Elf *elf, Elf64_Word type, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *sname;
+
+		if (!gelf_getshdr(scn, shdr))
+			return NULL;
+		if (type != SHT_NULL && shdr->sh_type != type)
+			continue;
+		sname = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (!name || (sname && !strcmp(sname, name)))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * Which defined symbols perf lists: functions and objects of allocated
+ * sections (not e.g. .gnu.warning's), and global labels outside .bss.
+ * A debug file's sections are all NOBITS: there only the binding counts.
+ */
+static bool keep_symbol(Elf *elf, const GElf_Sym *sym, const char *name, bool debug_file)
+{
+	unsigned char type = GELF_ST_TYPE(sym->st_info), bind = GELF_ST_BIND(sym->st_info);
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+
+	if (!name || !*name || sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS)
+		return false;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT && type != STT_NOTYPE)
+		return false;
+	if (sym->st_shndx >= SHN_LORESERVE)
+		return type != STT_NOTYPE || bind != STB_LOCAL;
+	scn = elf_getscn(elf, sym->st_shndx);
+	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+		return false;
+	if (type == STT_NOTYPE)
+		return bind != STB_LOCAL && (debug_file || shdr.sh_type != SHT_NOBITS);
+	return true;
+}
+
+/* Read the symbols of table @scn (.symtab or .dynsym); 0 or -EBADMSG. */
+static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, bool debug_file,
+		       struct sym_vec *sv)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n;
+
+	if (!data || !shdr->sh_entsize)
+		return -EBADMSG;
+	n = shdr->sh_size / shdr->sh_entsize;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(data, i, &sym))
+			return -EBADMSG;
+		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		if (!keep_symbol(elf, &sym, name, debug_file))
+			continue;
+		sym_vec_add(sv, name, sym.st_value, sym.st_size, GELF_ST_BIND(sym.st_info),
+			    GELF_ST_TYPE(sym.st_info), false);
+	}
+	return 0;
+}
+
+/*
+ * NAME@plt for each .rela.plt (.rel.plt) entry: entry i sits at .plt.sec + i * 16 with
+ * IBT's second PLT, else at .plt + (i + 1) * 16 (entry 0 is the resolver
+ * stub).  Only x86-style 16-byte entries are synthesized.
+ */
+static void read_plt(Elf *elf, struct sym_vec *sv)
+{
+	GElf_Shdr rela_shdr, plt_shdr, dyn_shdr;
+	Elf_Scn *rela = find_section(elf, SHT_RELA, ".rela.plt", &rela_shdr), *plt, *dyn;
+	uint64_t base, entsize = 16;
+	Elf_Data *rdata, *ddata;
+	size_t n;
+
+	if (!rela)
+		rela = find_section(elf, SHT_REL, ".rel.plt", &rela_shdr); /* i386 */
+	if (!rela)
+		return;
+	plt = find_section(elf, SHT_PROGBITS, ".plt.sec", &plt_shdr);
+	if (plt) {
+		base = plt_shdr.sh_addr;
+	} else {
+		plt = find_section(elf, SHT_PROGBITS, ".plt", &plt_shdr);
+		if (!plt)
+			return;
+		base = plt_shdr.sh_addr + entsize;
+	}
+	dyn = elf_getscn(elf, rela_shdr.sh_link);
+	if (!dyn || !gelf_getshdr(dyn, &dyn_shdr))
+		return;
+	rdata = elf_getdata(rela, NULL);
+	ddata = elf_getdata(dyn, NULL);
+	if (!rdata || !ddata || !rela_shdr.sh_entsize)
+		return;
+	n = rela_shdr.sh_size / rela_shdr.sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		GElf_Rela r;
+		GElf_Rel rl;
+		GElf_Sym sym;
+		uint64_t info;
+		const char *name;
+
+		if (rela_shdr.sh_type == SHT_RELA) {
+			if (!gelf_getrela(rdata, i, &r))
+				return;
+			info = r.r_info;
+		} else {
+			if (!gelf_getrel(rdata, i, &rl))
+				return;
+			info = rl.r_info;
+		}
+		if (!gelf_getsym(ddata, GELF_R_SYM(info), &sym))
+			continue;
+		/* IRELATIVE slots have no symbol: perf lists them as "@plt". */
+		name = elf_strptr(elf, dyn_shdr.sh_link, sym.st_name);
+		strbuf_addf(&sb, "%s@plt", name ? name : "");
+		sym_vec_add(sv, sb.buf, base + i * entsize, entsize, STB_GLOBAL, STT_FUNC, true);
+		strbuf_release(&sb);
+	}
+}
+
+static int read_loads(Elf *elf, struct symbol_elf *se)
+{
+	size_t phnum;
+
+	if (elf_getphdrnum(elf, &phnum) < 0)
+		return -EBADMSG;
+	se->loads = phnum ? xzalloc(phnum * sizeof(*se->loads)) : NULL;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph))
+			return -EBADMSG;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		se->loads[se->nr_loads++] = (struct elf_load_segment){
+			.vaddr = ph.p_vaddr,
+			.memsz = ph.p_memsz,
+			.offset = ph.p_offset,
+			.filesz = ph.p_filesz,
+			.exec = ph.p_flags & PF_X,
+		};
+	}
+	return 0;
+}
+
+/* A separate debug file of @path with a .symtab, found by build-id; new string or NULL. */
+static char *find_debug_file(const char *path)
+{
+	char sbid[SBUILD_ID_SIZE], *cands[2], *link, *found = NULL;
+	struct build_id bid;
+
+	if (filename__read_build_id(path, &bid) < 0)
+		return NULL;
+	build_id__sprintf(&bid, sbid);
+	link = build_id_cache__linkname(&bid);
+	cands[0] = path_join(link, "elf");
+	free(link);
+	if (asprintf(&cands[1], "%s/%.2s/%s.debug", DEBUG_BUILD_ID_DIR, sbid, sbid + 2) < 0)
+		abort();
+	for (int i = 0; i < 2 && !found; i++) {
+		GElf_Shdr shdr;
+		Elf *elf;
+		int fd;
+
+		if (elf_open(cands[i], &fd, &elf) < 0)
+			continue;
+		if (find_section(elf, SHT_SYMTAB, NULL, &shdr))
+			found = xstrdup(cands[i]);
+		elf_end(elf);
+		close(fd);
+	}
+	free(cands[0]);
+	free(cands[1]);
+	return found;
+}
+
+/* The .symtab of the debug file @dpath into @sv; 0 or -errno. */
+static int read_debug_symtab(const char *dpath, struct sym_vec *sv)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+	Elf *elf;
+	int fd, ret;
+
+	ret = elf_open(dpath, &fd, &elf);
+	if (ret < 0)
+		return ret;
+	scn = find_section(elf, SHT_SYMTAB, NULL, &shdr);
+	ret = scn ? read_symtab(elf, scn, &shdr, true, sv) : -ENODATA;
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+static void free_syms(struct elf_symbol *syms, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		free(syms[i].name);
+	free(syms);
+}
+
+int symbol_elf__load(const char *path, struct symbol_elf **out)
+{
+	struct symbol_elf *se;
+	struct sym_vec sv = {0};
+	char real[PATH_MAX];
+	GElf_Ehdr ehdr;
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+	size_t shnum;
+	Elf *elf;
+	int fd, ret;
+
+	ret = elf_open(path, &fd, &elf);
+	if (ret < 0)
+		return ret;
+	se = xzalloc(sizeof(*se));
+	se->path = xstrdup(realpath(path, real) ? real : path);
+	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrnum(elf, &shnum) < 0) {
+		ret = -EBADMSG;
+		goto out;
+	}
+	se->e_type = ehdr.e_type;
+	ret = read_loads(elf, se);
+	if (ret < 0)
+		goto out;
+	scn = find_section(elf, SHT_SYMTAB, NULL, &shdr);
+	if (scn) {
+		/* perf lists .dynsym too then, so "main" may show twice. */
+		se->symsrc = xstrdup(se->path);
+		ret = read_symtab(elf, scn, &shdr, false, &sv);
+		scn = find_section(elf, SHT_DYNSYM, NULL, &shdr);
+		if (!ret && scn)
+			ret = read_symtab(elf, scn, &shdr, false, &sv);
+	} else {
+		se->symsrc = find_debug_file(path);
+		ret = se->symsrc ? read_debug_symtab(se->symsrc, &sv) : -ENODATA;
+		if (ret < 0) {
+			free(se->symsrc);
+			se->symsrc = xstrdup(se->path);
+			se->dynsym_only = true;
+			scn = find_section(elf, SHT_DYNSYM, NULL, &shdr);
+			ret = scn ? read_symtab(elf, scn, &shdr, false, &sv) : 0;
+		}
+	}
+	if (ret < 0)
+		goto out;
+	if (sv.nr)
+		read_plt(elf, &sv);
+	if (!sv.nr) {
+		ret = -ENODATA;
+		goto out;
+	}
+	qsort(sv.v, sv.nr, sizeof(*sv.v), sym_cmp_addr);
+	se->syms = sv.v;
+	se->nr_syms = sv.nr;
+	sv.v = NULL;
+	sv.nr = 0;
+	*out = se;
+	se = NULL;
+out:
+	free_syms(sv.v, sv.nr);
+	symbol_elf__delete(se);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out)
+{
+	struct sym_vec sv = {0};
+	struct symbol_elf *se;
+	char *line = NULL;
+	size_t sz = 0;
+	bool any_addr = false;
+	FILE *f;
+
+	if (!path)
+		path = "/proc/kallsyms";
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (getline(&line, &sz, f) > 0) {
+		uint64_t addr;
+		char type, name[512];
+		int n = 0;
+
+		if (sscanf(line, "%" SCNx64 " %c %511s%n", &addr, &type, name, &n) != 3)
+			continue;
+		/* perf leaves out modules' symbols and read-only data. */
+		if (strchr(line + n, '[') || type == 'r' || type == 'R')
+			continue;
+		any_addr |= addr != 0;
+		sym_vec_add(&sv, name, addr, 0, type >= 'a' ? STB_LOCAL : STB_GLOBAL,
+			    strchr("tTwW", type) ? STT_FUNC : STT_OBJECT, false);
+	}
+	free(line);
+	fclose(f);
+	if (!sv.nr || !any_addr) {
+		free_syms(sv.v, sv.nr);
+		return sv.nr ? -EACCES : -ENODATA;
+	}
+	qsort(sv.v, sv.nr, sizeof(*sv.v), sym_cmp_addr);
+	for (int i = 0; i < sv.nr; i++) {
+		int j = i + 1;
+
+		while (j < sv.nr && sv.v[j].addr == sv.v[i].addr)
+			j++;
+		if (j < sv.nr)
+			sv.v[i].size = sv.v[j].addr - sv.v[i].addr;
+	}
+	se = xzalloc(sizeof(*se));
+	se->path = xstrdup(path);
+	se->symsrc = xstrdup(path);
+	se->syms = sv.v;
+	se->nr_syms = sv.nr;
+	*out = se;
+	return 0;
+}
+
+void symbol_elf__delete(struct symbol_elf *se)
+{
+	if (!se)
+		return;
+	free_syms(se->syms, se->nr_syms);
+	free(se->loads);
+	free(se->path);
+	free(se->symsrc);
+	free(se);
+}
+
+const char *symbol_elf__strerror(int err)
+{
+	switch (-err) {
+	case ENOEXEC:
+		return "not an ELF file";
+	case EBADMSG:
+		return "truncated or malformed ELF file";
+	case ENODATA:
+		return "no symbols (the file is stripped)";
+	case EACCES:
+		return "Permission denied";
+	default:
+		return strerror(-err);
+	}
+}
+
+bool elf_symbol__is_function(const struct elf_symbol *sym)
+{
+	return !sym->plt && (sym->type == STT_FUNC || sym->type == STT_GNU_IFUNC);
+}
+
+static void ptr_vec_add(const struct elf_symbol ***v, int *nr, const struct elf_symbol *s)
+{
+	*v = realloc(*v, (*nr + 1) * sizeof(**v));
+	if (!*v)
+		abort();
+	(*v)[(*nr)++] = s;
+}
+
+/*
+ * Does @sym answer to @name as perf's symbol lookup has it: the exact name,
+ * its PLT entry "NAME@plt", or its default version "NAME@@VER" (not a
+ * hidden "NAME@VER": perf probes memcpy@@GLIBC_2.14, not memcpy@GLIBC_2.2.5).
+ */
+static bool symbol_answers_to(const struct elf_symbol *sym, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(sym->name, name, len))
+		return false;
+	if (!sym->name[len])
+		return true;
+	if (sym->plt)
+		return !strcmp(sym->name + len, "@plt");
+	return !strncmp(sym->name + len, "@@", 2) && sym->name[len + 2];
+}
+
+int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
+			  const struct elf_symbol ***out)
+{
+	int nr = 0;
+
+	*out = NULL;
+	for (int i = 0; i < se->nr_syms; i++) {
+		const struct elf_symbol *s = &se->syms[i];
+
+		if (!symbol_answers_to(s, name))
+			continue;
+		/* Aliases and .symtab/.dynsym copies: probe an address once. */
+		if (nr && (*out)[nr - 1]->addr == s->addr)
+			continue;
+		ptr_vec_add(out, &nr, s);
+	}
+	return nr;
+}
+
+int symbol_elf__find_glob(const struct symbol_elf *se, const char *pattern,
+			  const struct elf_symbol ***out)
+{
+	int nr = 0;
+
+	*out = NULL;
+	for (int i = 0; i < se->nr_syms; i++) {
+		const struct elf_symbol *s = &se->syms[i];
+
+		if (!elf_symbol__is_function(s) || fnmatch(pattern, s->name, 0))
+			continue;
+		if (nr && (*out)[nr - 1]->addr == s->addr)
+			continue;
+		ptr_vec_add(out, &nr, s);
+	}
+	return nr;
+}
+
+/* Lower is better: which of several symbols at one address names it. */
+static int sym_rank(const struct elf_symbol *s)
+{
+	int r = elf_symbol__is_function(s) ? 0 : 4;
+
+	return r + (s->bind == STB_GLOBAL ? 0 : s->bind == STB_WEAK ? 1 : 2);
+}
+
+const struct elf_symbol *symbol_elf__find_addr(const struct symbol_elf *se, uint64_t addr)
+{
+	const struct elf_symbol *best = NULL;
+	int lo = 0, hi = se->nr_syms;
+
+	/* The first symbol above @addr; candidates are before it. */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (se->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo - 1; i >= 0; i--) {
+		const struct elf_symbol *s = &se->syms[i];
+		bool holds = s->size ? addr < s->addr + s->size : addr == s->addr;
+
+		/* Sizes are small: stop once symbols start far below. */
+		if (best && s->addr != best->addr)
+			break;
+		if (!holds)
+			continue;
+		if (!best || sym_rank(s) < sym_rank(best) ||
+		    (sym_rank(s) == sym_rank(best) && strcmp(s->name, best->name) < 0))
+			best = s;
+	}
+	return best;
+}
+
+static int ptr_cmp_name(const void *a, const void *b)
+{
+	const struct elf_symbol *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+int symbol_elf__aliases(const struct symbol_elf *se, const struct elf_symbol *sym,
+			const struct elf_symbol ***out)
+{
+	int nr = 0;
+
+	*out = NULL;
+	for (int i = 0; i < se->nr_syms; i++)
+		if (se->syms[i].addr == sym->addr && se->syms[i].plt == sym->plt)
+			ptr_vec_add(out, &nr, &se->syms[i]);
+	if (nr)
+		qsort(*out, nr, sizeof(**out), ptr_cmp_name);
+	/* Drop the copies of one name (.symtab and .dynsym). */
+	for (int i = 1, n = 1; i <= nr; i++) {
+		if (i == nr) {
+			nr = n;
+			break;
+		}
+		if (strcmp((*out)[i]->name, (*out)[n - 1]->name))
+			(*out)[n++] = (*out)[i];
+	}
+	return nr;
+}
+
+int symbol_elf__vaddr_to_offset(const struct symbol_elf *se, uint64_t vaddr, uint64_t *offset)
+{
+	for (int i = 0; i < se->nr_loads; i++) {
+		const struct elf_load_segment *l = &se->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr - l->vaddr < l->filesz) {
+			*offset = vaddr - l->vaddr + l->offset;
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
+static int check_offset(const struct elf_symbol *sym, uint64_t offs, bool retprobe)
+{
+	if (retprobe && offs)
+		return -EINVAL;
+	if (offs > sym->size && !(offs == 0 && sym->size == 0)) {
+		pr_debug("Offset %" PRIu64 " is bigger than the size of %s\n", offs, sym->name);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+int symbol_elf__uprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
+			     uint64_t offs, bool retprobe, struct probe_trace_point *tp)
+{
+	uint64_t off;
+	int ret = check_offset(sym, offs, retprobe);
+
+	if (!ret)
+		ret = symbol_elf__vaddr_to_offset(se, sym->addr + offs, &off);
+	if (ret < 0)
+		return ret;
+	tp->module = xstrdup(se->path);
+	tp->realname = xstrdup(sym->name);
+	tp->symbol = NULL;
+	tp->address = sym->addr + offs;
+	tp->offset = off;
+	tp->retprobe = retprobe;
+	return 0;
+}
+
+int symbol_elf__uprobe_point_abs(const struct symbol_elf *se, uint64_t vaddr, bool retprobe,
+				 struct probe_trace_point *tp)
+{
+	const struct elf_symbol *sym;
+	uint64_t off;
+	int ret = symbol_elf__vaddr_to_offset(se, vaddr, &off);
+
+	if (ret < 0)
+		return ret;
+	sym = symbol_elf__find_addr(se, vaddr);
+	tp->module = xstrdup(se->path);
+	tp->realname = sym ? xstrdup(sym->name) : NULL;
+	tp->symbol = NULL;
+	tp->address = vaddr;
+	tp->offset = off;
+	tp->retprobe = retprobe;
+	return 0;
+}
+
+/* The address of _text, the kernel's relocation anchor; 0 when absent. */
+static uint64_t kernel_text_addr(const struct symbol_elf *se)
+{
+	for (int i = 0; i < se->nr_syms; i++)
+		if (!strcmp(se->syms[i].name, "_text"))
+			return se->syms[i].addr;
+	return 0;
+}
+
+int symbol_elf__kprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
+			     uint64_t offs, bool retprobe, struct probe_trace_point *tp)
+{
+	uint64_t text = kernel_text_addr(se);
+	int ret = check_offset(sym, offs, retprobe);
+
+	if (ret < 0)
+		return ret;
+	tp->module = NULL;
+	tp->realname = xstrdup(sym->name);
+	tp->address = sym->addr + offs;
+	tp->retprobe = retprobe;
+	/*
+	 * perf 6.1 writes entry probes relative to _text, which stays right
+	 * for names the kernel has several times; a kretprobe takes SYM+0.
+	 */
+	if (!retprobe && text && tp->address >= text) {
+		tp->symbol = xstrdup("_text");
+		tp->offset = tp->address - text;
+	} else {
+		tp->symbol = xstrdup(sym->name);
+		tp->offset = offs;
+	}
+	return 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
+			   char ***names)
+{
+	char **v = xmalloc((se->nr_syms + 1) * sizeof(*v));
+	int nr = 0;
+
+	for (int i = 0; i < se->nr_syms; i++)
+		if (strfilter__compare(filter, se->syms[i].name))
+			v[nr++] = xstrdup(se->syms[i].name);
+	qsort(v, nr, sizeof(*v), str_cmp);
+	*names = v;
+	return nr;
+}

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_SYMBOL_ELF_H
+#define PERF_UTIL_SYMBOL_ELF_H
+
+/*
+ * The symbols of an ELF file (libelf), its PT_LOAD layout for turning
+ * virtual addresses into the file offsets uprobes take, and the kernel's
+ * symbols (/proc/kallsyms or a vmlinux) for kprobes' SYMBOL+OFFS.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct probe_trace_point;
+struct strfilter;
+
+/*
+ * One symbol.  name is as in the table: .symtab names of shared libraries
+ * may carry a version ("fopen@@GLIBC_2.2.5"), .dynsym names never do, PLT
+ * entries are "NAME@plt".  addr is st_value, the link-time virtual
+ * address; size is st_size (0 for labels), 16 for a PLT entry.
+ */
+struct elf_symbol {
+	char *name;
+	uint64_t addr;
+	uint64_t size;
+	unsigned char bind; /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
+	unsigned char type; /* STT_FUNC, STT_GNU_IFUNC, STT_OBJECT, STT_NOTYPE */
+	bool plt; /* a synthesized PLT entry */
+};
+
+/* A PT_LOAD program header. */
+struct elf_load_segment {
+	uint64_t vaddr, memsz, offset, filesz;
+	bool exec; /* PF_X */
+};
+
+/*
+ * A loaded symbol table; everything in it belongs to it.  path is the
+ * file's absolute path (realpath), symsrc the file the symbols came from
+ * (path itself or a separate debug file, see symbol_elf__load()), e_type
+ * ET_EXEC/ET_DYN/ET_REL (0 for kallsyms), dynsym_only when no .symtab was
+ * found anywhere.  syms are sorted by address, then name; loads are in file
+ * order.
+ */
+struct symbol_elf {
+	char *path;
+	char *symsrc;
+	int e_type;
+	bool dynsym_only;
+	struct elf_symbol *syms;
+	int nr_syms;
+	struct elf_load_segment *loads;
+	int nr_loads;
+};
+
+/*
+ * Load the symbols of the ELF file at @path: those of .symtab and .dynsym
+ * (perf lists both, so a name may appear twice at one address), else of a
+ * separate debug file with a .symtab found by build-id (the build-id cache
+ * $PERF_BUILDID_DIR|~/.debug/.build-id/xx/rest/elf, then
+ * /usr/lib/debug/.build-id/xx/rest.debug), else of .dynsym; plus NAME@plt
+ * entries synthesized from .rela.plt.  Kept: defined symbols with a name of
+ * type FUNC, GNU_IFUNC, OBJECT in allocated sections, and global/weak NOTYPE labels
+ * outside NOBITS sections (this is what perf lists with -F); FILE, SECTION,
+ * undefined and absolute symbols are not.
+ * On success *@out is a new symbol_elf (symbol_elf__delete()) and 0 is
+ * returned; else -errno: -ENOENT (no such file), -EISDIR, -EACCES,
+ * -ENOEXEC (not ELF), -EBADMSG (truncated or malformed ELF), -ENODATA (no
+ * symbols at all, e.g. a stripped PIE).  Nothing is printed: see
+ * symbol_elf__strerror().
+ */
+int symbol_elf__load(const char *path, struct symbol_elf **out);
+
+/*
+ * Load /proc/kallsyms (@path NULL) or a file of that format: symbols of
+ * type t/T/w/W become STT_FUNC, the others STT_OBJECT; a size is the
+ * distance to the next address.  Module symbols ("[mod]") and read-only
+ * data (r/R) are skipped, as perf -F does.
+ * 0 or -errno as above; -EACCES when every address reads 0 (kptr_restrict).
+ */
+int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out);
+
+void symbol_elf__delete(struct symbol_elf *se);
+
+/* A message for symbol_elf__load()'s errors ("not an ELF file", ...). */
+const char *symbol_elf__strerror(int err);
+
+/* Is @sym a function (FUNC or GNU_IFUNC, not a PLT entry)? */
+bool elf_symbol__is_function(const struct elf_symbol *sym);
+
+/*
+ * The places perf's symbol lookup finds for @name: symbols named exactly
+ * @name, "@name@plt" PLT entries and default versions "@name@@VER" (not
+ * hidden "@name@VER" ones), one per address (the first by name), sorted by
+ * address.  Several places may come back (a PLT entry and the function, a
+ * name in several objects, versions told apart only by .gnu.version in
+ * .dynsym): perf probes each.  *@out is a new array (caller frees the array
+ * only; the symbols belong to @se).  Returns the count (0: none).
+ */
+int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
+			  const struct elf_symbol ***out);
+
+/*
+ * The functions (elf_symbol__is_function()) whose name matches the glob
+ * @pattern (fnmatch), one per address (aliases: the first by name),
+ * sorted by address.  Count and *@out as above.
+ */
+int symbol_elf__find_glob(const struct symbol_elf *se, const char *pattern,
+			  const struct elf_symbol ***out);
+
+/*
+ * The symbol that holds @addr: addr in [sym->addr, sym->addr + size), or
+ * addr == sym->addr for a zero size.  Among aliases, functions first, then
+ * global before weak before local, then by name.  NULL when none.
+ */
+const struct elf_symbol *symbol_elf__find_addr(const struct symbol_elf *se, uint64_t addr);
+
+/*
+ * Every symbol at @sym's address ("malloc", "__libc_malloc", ...), @sym
+ * included, sorted by name.  Count and *@out as above.
+ */
+int symbol_elf__aliases(const struct symbol_elf *se, const struct elf_symbol *sym,
+			const struct elf_symbol ***out);
+
+/*
+ * The file offset of virtual address @vaddr, through the PT_LOAD segment
+ * that holds it in its file part.  0, or -ERANGE when no segment does.
+ */
+int symbol_elf__vaddr_to_offset(const struct symbol_elf *se, uint64_t vaddr, uint64_t *offset);
+
+/*
+ * Fill @tp (zeroed by the caller; its strings are new) for a uprobe on
+ * @sym + @offs, or on @sym's return with @retprobe (then @offs must be 0):
+ * module = se->path, realname = sym->name, symbol = NULL, address = vaddr
+ * of the probe, offset = its file offset, retprobe.  Returns 0, -ERANGE
+ * when @offs is beyond the symbol's size (perf: "Offset N is bigger than
+ * the size of FUNC"; offs == size is accepted, as perf does), -EINVAL for
+ * a return probe with an offset, or -ERANGE when the address is not in a
+ * loaded segment.
+ */
+int symbol_elf__uprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
+			     uint64_t offs, bool retprobe, struct probe_trace_point *tp);
+
+/*
+ * The same for an absolute virtual address (a 0xADDR spec): realname is the
+ * symbol holding it, or NULL.  Note: perf 6.1 itself writes 0xADDR
+ * unchanged as the file offset ("p:probe_t/abs_401126 /t:0x401126" for a
+ * non-PIE); this function converts it, which is right for uprobes.
+ */
+int symbol_elf__uprobe_point_abs(const struct symbol_elf *se, uint64_t vaddr, bool retprobe,
+				 struct probe_trace_point *tp);
+
+/*
+ * Fill @tp for a kprobe on @sym + @offs (se from kallsyms or a vmlinux)
+ * the way perf 6.1 writes it: an entry/offset probe relative to _text
+ * (symbol = "_text", offset = address - _text: the line reads
+ * "p:probe/vfs_read _text+7166832", decimal), a return probe on the symbol
+ * (symbol = sym->name, offset = @offs: "r:probe/vfs_read__return
+ * vfs_read+0"); without a _text symbol always the latter.  realname =
+ * sym->name, address = sym->addr + @offs, module = NULL.  Errors as
+ * symbol_elf__uprobe_point().
+ */
+int symbol_elf__kprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
+			     uint64_t offs, bool retprobe, struct probe_trace_point *tp);
+
+/*
+ * The names `perf probe -F` prints: every symbol passing @filter (NULL:
+ * all; perf's default is STRFILTER_DEFAULT_FUNCS), sorted by strcmp, one
+ * line per symbol: a name defined at several addresses is listed once for
+ * each, aliases each under their name.  Returns the count and a new array
+ * of new strings in *@names (free both), or -errno.
+ */
+int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
+			   char ***names);
+
+#endif
