@@ -4,7 +4,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 perf="$top/tools/perf/perf"
-work=$(mktemp -d "${TMPDIR:-/tmp}/perf-demo.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/pdemo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export PERF_BUILDID_DIR="$work/debug"
 

@@ -1,10 +1,180 @@
 // SPDX-License-Identifier: GPL-2.0
-/* perf probe: define dynamic trace events.  Grows with util/probe-event.c. */
+/*
+ * perf probe: define, list and delete dynamic trace events.  This file parses
+ * the command line; util/probe-event.c resolves and applies.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "builtin.h"
 #include "util/debug.h"
+#include "util/parse-options.h"
+#include "util/probe-event.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define DEFAULT_FUNC_FILTER "!_* & !*@plt"
+
+static const char *const probe_usage[] = {
+	"perf probe [<options>] 'PROBEDEF' ['PROBEDEF' ...]",
+	"perf probe [<options>] --add 'PROBEDEF' [--add 'PROBEDEF' ...]",
+	"perf probe [<options>] --del '[GROUP:]EVENT' ...",
+	"perf probe --list [GROUP:]EVENT ...",
+	"perf probe [<options>] --funcs",
+	NULL,
+};
+
+#define PROBEDEF_HELP "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]"
+
+struct probe_params {
+	struct str_list add;  /* -a values: one spec each */
+	struct str_list defs; /* -D values */
+	struct str_list del;  /* -d values */
+	const char *list;     /* -l [FILTER] */
+	const char *funcs;    /* -F [FILTER] */
+	const char *filter;   /* --filter */
+	const char *exec;     /* -x */
+	const char *module;   /* -m */
+	int dry_run, force;
+};
+
+/* Parse every spec before anything is resolved: a bad one stops all. */
+static int parse_specs(struct str_list *specs, struct perf_probe_event **pevs_out)
+{
+	struct perf_probe_event *pevs = xzalloc(specs->nr * sizeof(*pevs));
+	int ret = 0, i;
+
+	for (i = 0; i < specs->nr && !ret; i++)
+		ret = parse_perf_probe_command(specs->items[i], &pevs[i]);
+	if (ret) {
+		for (int j = 0; j < i; j++)
+			clear_perf_probe_event(&pevs[j]);
+		free(pevs);
+		return ret;
+	}
+	*pevs_out = pevs;
+	return 0;
+}
+
+static void set_targets(struct perf_probe_event *pevs, int n, const struct probe_params *p)
+{
+	for (int i = 0; i < n; i++) {
+		if (p->exec) {
+			pevs[i].target = xstrdup(p->exec);
+			pevs[i].uprobes = true;
+		} else if (p->module) {
+			pevs[i].target = xstrdup(p->module);
+		}
+	}
+}
+
+static int run_add(struct str_list *specs, const struct probe_params *p, bool definition)
+{
+	struct perf_probe_event *pevs;
+	int ret = parse_specs(specs, &pevs);
+
+	if (ret)
+		return ret;
+	set_targets(pevs, specs->nr, p);
+	ret = definition ? show_probe_trace_definitions(pevs, specs->nr)
+			 : add_perf_probe_events(pevs, specs->nr);
+	for (int i = 0; i < specs->nr; i++)
+		clear_perf_probe_event(&pevs[i]);
+	free(pevs);
+	return ret;
+}
 
 int cmd_probe(int argc, const char **argv)
 {
-	pr_err("perf probe: not built yet in this version\n");
-	return 1;
+	struct probe_params p = { 0 };
+	struct strbuf bare = STRBUF_INIT;
+	struct str_list bare_list = { 0 };
+	int modes, ret = 0;
+	const struct option options[] = {
+		OPT_STRING_LIST('a', "add", &p.add, PROBEDEF_HELP, "probe point definition", 0),
+		OPT_STRING_LIST('D', "definition", &p.defs, PROBEDEF_HELP,
+				"Show trace event definition of given traceevent for k/uprobe_events.",
+				0),
+		OPT_STRING_LIST('d', "del", &p.del, "[GROUP:]EVENT", "delete a probe event.", 0),
+		OPT_BOOLEAN('f', "force", &p.force, "forcibly add events with existing name"),
+		OPT_OPTARG('F', "funcs", &p.funcs, "[FILTER]", "Show potential probe-able functions.",
+			   ""),
+		OPT_STRING('k', "vmlinux", &probe_conf.vmlinux, "file", "vmlinux pathname"),
+		OPT_OPTARG('l', "list", &p.list, "[GROUP:]EVENT", "list up probe events", ""),
+		OPT_STRING('m', "module", &p.module, "modname|path",
+			   "target module name (for online) or path (for offline)"),
+		OPT_BOOLEAN('n', "dry-run", &p.dry_run, "dry run"),
+		OPT_BOOLEAN('q', "quiet", &quiet, "be quiet (do not show any warnings or messages)"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose (show parsed arguments, etc)"),
+		OPT_STRING('x', "exec", &p.exec, "executable|path", "target executable name or path"),
+		OPT_STRING(0, "filter", &p.filter, "[!]FILTER",
+			   "Set a filter (with --vars/funcs only)"),
+		OPT_INTEGER(0, "max-probes", &probe_conf.max_probes, "n",
+			    "Set how many probe points can be found for a probe."),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, options, probe_usage, 0);
+	if (argc == -2)
+		return 0;
+	if (argc < 0)
+		return 129;
+	probe_conf.force_add = p.force;
+	probe_conf.dry_run = p.dry_run;
+
+	/* Bare words form one spec, as `perf probe -x prog func arg1 arg2`.
+	 * With -l or -d they are filters instead. */
+	if (argc > 0 && (p.list || p.del.nr)) {
+		for (int i = 0; i < argc; i++)
+			str_list_append(p.list ? &bare_list : &p.del, argv[i]);
+		if (p.list && bare_list.nr)
+			p.list = bare_list.items[0];
+	} else if (argc > 0) {
+		for (int i = 0; i < argc; i++)
+			strbuf_addf(&bare, "%s%s", i ? " " : "", argv[i]);
+		str_list_append(&p.add, bare.buf);
+	}
+
+	modes = !!p.add.nr + !!p.defs.nr + !!p.del.nr + !!p.list + !!p.funcs;
+	if (modes > 1) {
+		pr_err("  Error: choose one of --add, --definition, --del, --list and --funcs\n");
+		usage_with_options(probe_usage, options);
+		ret = 129;
+		goto out;
+	}
+	if (modes == 0) {
+		usage_with_options(probe_usage, options);
+		ret = 129;
+		goto out;
+	}
+	if (p.exec && p.module) {
+		pr_err("  Error: --exec and --module are exclusive\n");
+		ret = 129;
+		goto out;
+	}
+
+	if (p.list) {
+		ret = show_perf_probe_events(*p.list ? p.list : NULL);
+	} else if (p.funcs) {
+		const char *filter = *p.funcs ? p.funcs : p.filter;
+
+		ret = show_available_funcs(p.exec ? p.exec : p.module, p.exec != NULL,
+					   filter ? filter : DEFAULT_FUNC_FILTER);
+	} else if (p.del.nr) {
+		ret = del_perf_probe_events(p.del.items, p.del.nr);
+	} else if (p.defs.nr) {
+		ret = run_add(&p.defs, &p, true);
+	} else {
+		ret = run_add(&p.add, &p, false);
+	}
+	ret = ret < 0 ? 1 : ret;
+out:
+	strbuf_release(&bare);
+	str_list_clear(&bare_list);
+	str_list_clear(&p.add);
+	str_list_clear(&p.defs);
+	str_list_clear(&p.del);
+	return ret;
 }

@@ -5,14 +5,22 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/arch-regs.h"
 #include "util/debug.h"
 #include "util/probe-event.h"
+#include "util/probe-file.h"
+#include "util/strfilter.h"
+#include "util/symbol-elf.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -1073,4 +1081,676 @@ void clear_probe_trace_event(struct probe_trace_event *tev)
 	}
 	free(tev->args);
 	memset(tev, 0, sizeof(*tev));
+}
+
+/*
+ * Resolution: perf_probe_event -> probe_trace_event, then tracefs.
+ * The order of DESIGN.md: probe cache, SDT notes, DWARF, symbol table.
+ * What is here now is the symbol table; the others come in front of it.
+ */
+
+struct probe_conf probe_conf = { .max_probes = MAX_PROBES };
+
+/* The target of one command, loaded once for all its events. */
+struct probe_target {
+	bool uprobes;
+	char *path;		 /* uprobes: the real path of the executable */
+	char *module;		 /* kprobes in a module: its name */
+	struct symbol_elf *syms; /* NULL until needed */
+};
+
+static void probe_target__clear(struct probe_target *t)
+{
+	free(t->path);
+	free(t->module);
+	if (t->syms)
+		symbol_elf__delete(t->syms);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The name of a module from its path: "/x/ext4.ko" -> "ext4". */
+static char *module_name(const char *target)
+{
+	const char *base = strrchr(target, '/');
+	size_t n;
+
+	base = base ? base + 1 : target;
+	n = strcspn(base, ".");
+	return xstrndup(base, n);
+}
+
+static int probe_target__init(struct probe_target *t, const struct perf_probe_event *pev)
+{
+	memset(t, 0, sizeof(*t));
+	t->uprobes = pev->uprobes;
+	if (pev->uprobes) {
+		struct stat st;
+
+		t->path = realpath(pev->target, NULL);
+		if (!t->path || stat(t->path, &st) < 0) {
+			pr_err("Error: target executable %s: %s\n", pev->target, strerror(errno));
+			return -ENOENT;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			pr_err("Error: target executable %s is a directory\n", pev->target);
+			return -EISDIR;
+		}
+	} else if (pev->target) {
+		t->module = module_name(pev->target);
+		if (strchr(pev->target, '/'))
+			t->path = xstrdup(pev->target);
+	}
+	return 0;
+}
+
+static int probe_target__symbols(struct probe_target *t)
+{
+	const char *what;
+	int ret;
+
+	if (t->syms)
+		return 0;
+	if (t->path)
+		ret = symbol_elf__load(t->path, &t->syms);
+	else if (probe_conf.vmlinux)
+		ret = symbol_elf__load(probe_conf.vmlinux, &t->syms);
+	else
+		ret = symbol_elf__load_kallsyms(NULL, &t->syms);
+	if (!ret)
+		return 0;
+	what = t->path ? t->path : probe_conf.vmlinux ? probe_conf.vmlinux : "/proc/kallsyms";
+	pr_err("Error: Failed to load symbols from %s: %s\n", what, symbol_elf__strerror(ret));
+	return ret;
+}
+
+/* The default group: "probe_<basename up to the first non-identifier>". */
+static char *default_group(const struct probe_target *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *base;
+
+	if (!t->uprobes)
+		return xstrdup(PERFPROBE_GROUP);
+	base = strrchr(t->path, '/');
+	base = base ? base + 1 : t->path;
+	strbuf_addstr(&sb, PERFPROBE_GROUP "_");
+	while (*base && is_ident_char(*base))
+		strbuf_addch(&sb, *base++);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The default event name of a trace event: the function's name without a
+ * symbol version, "abs_<addr>" for an address, "__return" for returns. */
+static char *default_event(const struct perf_probe_event *pev, const struct probe_trace_point *tp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (pev->point.function && tp->realname) {
+		const char *name = tp->realname;
+
+		while (*name && *name != '@') {
+			strbuf_addch(&sb, is_ident_char(*name) ? *name : '_');
+			name++;
+		}
+	} else {
+		strbuf_addf(&sb, "abs_%" PRIx64, pev->point.abs_address);
+	}
+	if (pev->point.retprobe)
+		strbuf_addstr(&sb, "__return");
+	return strbuf_detach(&sb, NULL);
+}
+
+/* A raw fetcharg of the spec as a trace argument. */
+static void convert_raw_arg(const struct perf_probe_arg *pa, struct probe_trace_arg *ta)
+{
+	const char *v = pa->var;
+
+	if (pa->name)
+		ta->name = xstrdup(pa->name);
+	if (pa->user_access && (v[0] == '+' || v[0] == '-') && v[1] != 'u') {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addch(&sb, v[0]);
+		strbuf_addch(&sb, 'u');
+		strbuf_addstr(&sb, v + 1);
+		ta->value = strbuf_detach(&sb, NULL);
+	} else {
+		ta->value = xstrdup(v);
+	}
+	if (pa->type)
+		ta->type = xstrdup(pa->type);
+}
+
+static void fill_trace_event(const struct perf_probe_event *pev, const struct probe_target *t,
+			     struct probe_trace_event *tev)
+{
+	tev->uprobes = t->uprobes;
+	tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
+	tev->event = pev->event ? xstrdup(pev->event) : default_event(pev, &tev->point);
+	tev->nargs = pev->nargs;
+	tev->args = xzalloc(sizeof(*tev->args) * (pev->nargs ? pev->nargs : 1));
+	for (int i = 0; i < pev->nargs; i++)
+		convert_raw_arg(&pev->args[i], &tev->args[i]);
+	if (!t->uprobes && t->module && !tev->point.module)
+		tev->point.module = xstrdup(t->module);
+}
+
+static void free_trace_events(struct probe_trace_event *tevs, int ntevs)
+{
+	for (int i = 0; i < ntevs; i++)
+		clear_probe_trace_event(&tevs[i]);
+	free(tevs);
+}
+
+static int check_kprobe_blacklist(const struct probe_trace_event *tev)
+{
+	struct kprobe_blacklist bl = { 0 };
+	const struct kprobe_blacklist_entry *e = NULL;
+
+	if (kprobe_blacklist__load(&bl, NULL))
+		return 0;
+	if (tev->point.address)
+		e = kprobe_blacklist__find_addr(&bl, tev->point.address);
+	if (!e && tev->point.symbol)
+		e = kprobe_blacklist__find_symbol(&bl, tev->point.symbol);
+	if (e)
+		pr_err("Error: %s is blacklisted for kprobes; it can not be probed.\n", e->symbol);
+	kprobe_blacklist__clear(&bl);
+	return e ? -EPERM : 0;
+}
+
+/* Resolve @pev through the symbol table into *@tevs; returns their count. */
+static int find_probe_trace_events_from_symbols(const struct perf_probe_event *pev,
+						struct probe_target *t,
+						struct probe_trace_event **tevs_out)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	const struct elf_symbol **syms = NULL;
+	struct probe_trace_event *tevs;
+	int nsyms, ret = 0;
+
+	ret = probe_target__symbols(t);
+	if (ret)
+		return ret;
+	if (!pp->function) {
+		if (!t->uprobes) {
+			pr_err("Error: an absolute address needs a user-space target (-x)\n");
+			return -EINVAL;
+		}
+		tevs = xzalloc(sizeof(*tevs));
+		ret = symbol_elf__uprobe_point_abs(t->syms, pp->abs_address, pp->retprobe,
+						   &tevs->point);
+		if (ret) {
+			pr_err("Error: address 0x%" PRIx64 " is not in a loaded segment of %s\n",
+			       pp->abs_address, t->path);
+			free_trace_events(tevs, 1);
+			return ret;
+		}
+		fill_trace_event(pev, t, tevs);
+		*tevs_out = tevs;
+		return 1;
+	}
+
+	if (strpbrk(pp->function, "*?["))
+		nsyms = symbol_elf__find_glob(t->syms, pp->function, &syms);
+	else
+		nsyms = symbol_elf__find_name(t->syms, pp->function, &syms);
+	if (nsyms <= 0) {
+		free(syms);
+		pr_err("Error: Failed to find symbol %s in %s\n", pp->function,
+		       t->path ? t->path : t->module ? t->module : "the kernel");
+		return -ENOENT;
+	}
+	if (nsyms > probe_conf.max_probes) {
+		free(syms);
+		pr_err("Error: Too many (%d) probe points found for %s; the limit is %d (--max-probes).\n",
+		       nsyms, pp->function, probe_conf.max_probes);
+		return -E2BIG;
+	}
+	tevs = xzalloc(sizeof(*tevs) * nsyms);
+	for (int i = 0; i < nsyms && !ret; i++) {
+		if (t->uprobes)
+			ret = symbol_elf__uprobe_point(t->syms, syms[i], pp->offset, pp->retprobe,
+						       &tevs[i].point);
+		else
+			ret = symbol_elf__kprobe_point(t->syms, syms[i], pp->offset, pp->retprobe,
+						       &tevs[i].point);
+		if (ret == -ERANGE)
+			pr_err("Error: Offset %lu is bigger than the size of %s\n", pp->offset,
+			       syms[i]->name);
+		else if (ret)
+			pr_err("Error: Failed to place a probe on %s: %s\n", syms[i]->name,
+			       strerror(-ret));
+		if (!ret)
+			fill_trace_event(pev, t, &tevs[i]);
+		if (!ret && !t->uprobes)
+			ret = check_kprobe_blacklist(&tevs[i]);
+	}
+	free(syms);
+	if (ret) {
+		free_trace_events(tevs, nsyms);
+		return ret;
+	}
+	*tevs_out = tevs;
+	return nsyms;
+}
+
+/* Resolve one event, in the order of DESIGN.md.  Count of *@tevs, or -errno. */
+static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
+					 struct probe_trace_event **tevs)
+{
+	struct probe_target t;
+	char *spec;
+	int ret;
+
+	if (pev->sdt) {
+		spec = synthesize_perf_probe_command(pev);
+		pr_err("Error: %s is not a cached or SDT event of the target\n", spec);
+		free(spec);
+		return -ENOENT;
+	}
+	ret = probe_target__init(&t, pev);
+	if (ret)
+		return ret;
+	if (perf_probe_event_need_dwarf(pev)) {
+		spec = synthesize_perf_probe_command(pev);
+		pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available\n",
+		       spec, t.path ? t.path : t.module ? t.module : "the kernel");
+		free(spec);
+		probe_target__clear(&t);
+		return -ENODATA;
+	}
+	ret = find_probe_trace_events_from_symbols(pev, &t, tevs);
+	probe_target__clear(&t);
+	return ret;
+}
+
+/* The trace events of a whole command, with the event each came from. */
+struct probe_batch {
+	struct probe_trace_event *tevs;
+	const struct perf_probe_event **from;
+	int ntevs;
+};
+
+static void probe_batch__clear(struct probe_batch *b)
+{
+	free_trace_events(b->tevs, b->ntevs);
+	free(b->from);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Resolve every event before anything is written: all or nothing. */
+static int probe_batch__convert(struct probe_batch *b, const struct perf_probe_event *pevs,
+				int npevs)
+{
+	memset(b, 0, sizeof(*b));
+	for (int i = 0; i < npevs; i++) {
+		struct probe_trace_event *tevs = NULL;
+		int n = convert_to_probe_trace_events(&pevs[i], &tevs);
+
+		if (n < 0) {
+			probe_batch__clear(b);
+			return n;
+		}
+		b->tevs = realloc(b->tevs, sizeof(*b->tevs) * (b->ntevs + n));
+		b->from = realloc(b->from, sizeof(*b->from) * (b->ntevs + n));
+		if (!b->tevs || !b->from) {
+			pr_err("fatal: out of memory\n");
+			abort();
+		}
+		memcpy(b->tevs + b->ntevs, tevs, sizeof(*tevs) * n);
+		for (int j = 0; j < n; j++)
+			b->from[b->ntevs + j] = &pevs[i];
+		b->ntevs += n;
+		free(tevs);
+	}
+	return 0;
+}
+
+int show_probe_trace_definitions(struct perf_probe_event *pevs, int npevs)
+{
+	struct probe_batch b;
+	int ret = probe_batch__convert(&b, pevs, npevs);
+
+	if (ret)
+		return ret;
+	for (int i = 0; i < b.ntevs; i++) {
+		char *line = synthesize_probe_trace_command(&b.tevs[i]);
+
+		printf("%s\n", line);
+		free(line);
+	}
+	probe_batch__clear(&b);
+	return 0;
+}
+
+/*
+ * Give every trace event a name not taken in tracefs nor earlier in the
+ * batch.  Events of one spec that resolved to several places take
+ * numbered names as with -f.
+ */
+static int probe_batch__name_events(struct probe_batch *b, bool uprobes)
+{
+	char **names = NULL;
+	int nr = probe_file__get_event_names(uprobes, &names);
+	int ret = 0;
+
+	if (nr < 0) {
+		pr_err("Error: Failed to read the %s events: %s\n", uprobes ? "uprobe" : "kprobe",
+		       probe_file__strerror(nr));
+		return nr;
+	}
+	for (int i = 0; i < b->ntevs && !ret; i++) {
+		struct probe_trace_event *tev = &b->tevs[i];
+		bool several = (i > 0 && b->from[i - 1] == b->from[i]) ||
+			       (i + 1 < b->ntevs && b->from[i + 1] == b->from[i]);
+		char *name = probe_file__unique_event_name(tev->group, tev->event, names, nr,
+							   probe_conf.force_add || several, &ret);
+		struct strbuf full = STRBUF_INIT;
+
+		if (!name) {
+			if (ret == -EEXIST)
+				pr_err("Error: event \"%s\" already exists; remove it with 'perf probe -d' or force a numbered duplicate with 'perf probe -f'\n",
+				       tev->event);
+			else
+				pr_err("Error: Failed to name the event %s:%s: %s\n", tev->group,
+				       tev->event, probe_file__strerror(ret));
+			break;
+		}
+		free(tev->event);
+		tev->event = name;
+		strbuf_addf(&full, "%s:%s", tev->group, name);
+		names = realloc(names, sizeof(*names) * (nr + 1));
+		if (!names) {
+			pr_err("fatal: out of memory\n");
+			abort();
+		}
+		names[nr++] = strbuf_detach(&full, NULL);
+	}
+	probe_file__free_lines(names, nr);
+	return ret;
+}
+
+static int probe_batch__write(struct probe_batch *b, bool uprobes)
+{
+	struct strbuf reason = STRBUF_INIT;
+	char **lines = xzalloc(sizeof(*lines) * b->ntevs);
+	int fd, failed = -1, ret;
+
+	for (int i = 0; i < b->ntevs; i++)
+		lines[i] = synthesize_probe_trace_command(&b->tevs[i]);
+	fd = probe_file__open(uprobes, O_WRONLY);
+	if (fd < 0) {
+		pr_err("Error: Failed to open %s: %s\n",
+		       uprobes ? "uprobe_events" : "kprobe_events", probe_file__strerror(fd));
+		ret = fd;
+		goto out;
+	}
+	ret = probe_file__add_lines(fd, lines, b->ntevs, &failed, &reason);
+	close(fd);
+	if (ret)
+		pr_err("Error: Failed to add event %s:%s (%s): %s%s%s\n",
+		       failed >= 0 ? b->tevs[failed].group : "?",
+		       failed >= 0 ? b->tevs[failed].event : "?",
+		       failed >= 0 ? lines[failed] : "", strerror(-ret), reason.len ? ": " : "",
+		       reason.buf);
+out:
+	for (int i = 0; i < b->ntevs; i++)
+		free(lines[i]);
+	free(lines);
+	strbuf_release(&reason);
+	return ret;
+}
+
+/* "  GROUP:EVENT        (on POINT in TARGET with ARGS)" */
+static void print_event_line(const char *group, const char *event, const char *point,
+			     const char *target, const char *args)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	strbuf_addf(&name, "%s:%s", group, event);
+	printf("  %-20s (on %s%s%s%s%s)\n", name.buf, point, target ? " in " : "",
+	       target ? target : "", args && *args ? " with " : "", args ? args : "");
+	strbuf_release(&name);
+}
+
+static void print_added_event(const struct probe_trace_event *tev,
+			      const struct perf_probe_event *pev)
+{
+	struct perf_probe_point pp = pev->point;
+	struct strbuf args = STRBUF_INIT, name = STRBUF_INIT;
+	char *point;
+
+	/* A glob or an alias shows the function actually probed. */
+	if (pp.function && tev->point.realname && strpbrk(pp.function, "*?["))
+		pp.function = tev->point.realname;
+	point = synthesize_perf_probe_point(&pp);
+	for (int i = 0; i < pev->nargs; i++) {
+		char *a = synthesize_perf_probe_arg(&pev->args[i]);
+
+		strbuf_addf(&args, "%s%s", i ? " " : "", a);
+		free(a);
+	}
+	strbuf_addf(&name, "%s:%s", tev->group, tev->event);
+	fprintf(stderr, "  %-20s (on %s%s%s%s%s)\n", name.buf, point,
+		tev->point.module ? " in " : "", tev->point.module ? tev->point.module : "",
+		args.len ? " with " : "", args.buf);
+	free(point);
+	strbuf_release(&args);
+	strbuf_release(&name);
+}
+
+int add_perf_probe_events(struct perf_probe_event *pevs, int npevs)
+{
+	struct probe_batch b;
+	bool uprobes = npevs > 0 && pevs[0].uprobes;
+	int ret = probe_batch__convert(&b, pevs, npevs);
+
+	if (ret)
+		return ret;
+	ret = probe_batch__name_events(&b, uprobes);
+	if (!ret && !probe_conf.dry_run)
+		ret = probe_batch__write(&b, uprobes);
+	if (!ret && !probe_conf.dry_run && !quiet) {
+		const struct probe_trace_event *last = &b.tevs[b.ntevs - 1];
+
+		fprintf(stderr, "Added new event%s:\n", b.ntevs > 1 ? "s" : "");
+		for (int i = 0; i < b.ntevs; i++)
+			print_added_event(&b.tevs[i], b.from[i]);
+		fprintf(stderr,
+			"\nYou can now use it in all perf tools, such as:\n\n\tperf record -e %s:%s -aR sleep 1\n\n",
+			last->group, last->event);
+	}
+	probe_batch__clear(&b);
+	return ret;
+}
+
+/* Does "GROUP:EVENT" match the filter "[GROUP:]EVENT" (globs)? */
+static bool event_matches(const char *group, const char *event, const char *filter)
+{
+	const char *colon;
+	char *g;
+	bool ok;
+
+	if (!filter || !*filter)
+		return true;
+	colon = strchr(filter, ':');
+	if (!colon)
+		return !fnmatch(filter, event, 0);
+	g = xstrndup(filter, colon - filter);
+	ok = !fnmatch(g, group, 0) && !fnmatch(colon + 1, event, 0);
+	free(g);
+	return ok;
+}
+
+static int cmp_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The probe point of a listed uprobe: "func+off" from its file offset. */
+static char *uprobe_point_name(const struct probe_trace_point *tp, struct symbol_elf **cache)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct elf_symbol *sym = NULL;
+	uint64_t vaddr = 0;
+	bool found = false;
+
+	if (*cache && strcmp((*cache)->path, tp->module)) {
+		symbol_elf__delete(*cache);
+		*cache = NULL;
+	}
+	if (!*cache && symbol_elf__load(tp->module, cache))
+		*cache = NULL;
+	for (int i = 0; *cache && i < (*cache)->nr_loads && !found; i++) {
+		const struct elf_load_segment *l = &(*cache)->loads[i];
+
+		if (tp->offset >= l->offset && tp->offset < l->offset + l->filesz) {
+			vaddr = l->vaddr + (tp->offset - l->offset);
+			found = true;
+		}
+	}
+	if (found)
+		sym = symbol_elf__find_addr(*cache, vaddr);
+	if (sym) {
+		const char *at = strchr(sym->name, '@');
+
+		strbuf_add(&sb, sym->name, at ? (size_t)(at - sym->name) : strlen(sym->name));
+		if (vaddr != sym->addr)
+			strbuf_addf(&sb, "+%" PRIu64, vaddr - sym->addr);
+	} else {
+		strbuf_addf(&sb, "0x%lx", tp->offset);
+	}
+	if (tp->retprobe)
+		strbuf_addstr(&sb, "%return");
+	return strbuf_detach(&sb, NULL);
+}
+
+static void show_event_lines(bool uprobes, const char *filter, struct symbol_elf **cache)
+{
+	char **lines;
+	int nr = probe_file__get_lines(uprobes, &lines);
+
+	/* perf lists the events in the order of their definition lines. */
+	if (nr > 1)
+		qsort(lines, nr, sizeof(*lines), cmp_strings);
+	for (int i = 0; i < nr; i++) {
+		struct probe_trace_event tev = { 0 };
+		struct strbuf point = STRBUF_INIT, args = STRBUF_INIT;
+
+		if (parse_probe_trace_command(lines[i], &tev) ||
+		    !event_matches(tev.group, tev.event, filter)) {
+			clear_probe_trace_event(&tev);
+			continue;
+		}
+		if (tev.uprobes) {
+			char *p = uprobe_point_name(&tev.point, cache);
+
+			strbuf_addstr(&point, p);
+			free(p);
+		} else {
+			strbuf_addstr(&point, tev.point.symbol ? tev.point.symbol : "");
+			if (tev.point.offset)
+				strbuf_addf(&point, "+%lu", tev.point.offset);
+			if (tev.point.retprobe)
+				strbuf_addstr(&point, "%return");
+		}
+		for (int j = 0; j < tev.nargs; j++)
+			strbuf_addf(&args, "%s%s", j ? " " : "",
+				    tev.args[j].name ? tev.args[j].name : tev.args[j].value);
+		print_event_line(tev.group, tev.event, point.buf, tev.point.module, args.buf);
+		strbuf_release(&point);
+		strbuf_release(&args);
+		clear_probe_trace_event(&tev);
+	}
+	if (nr > 0)
+		probe_file__free_lines(lines, nr);
+}
+
+int show_perf_probe_events(const char *filter)
+{
+	struct symbol_elf *cache = NULL;
+
+	if (!tracefs__mountpoint()) {
+		pr_err("Error: Failed to find tracefs: %s\n", strerror(errno));
+		return -ENOENT;
+	}
+	show_event_lines(false, filter, &cache);
+	show_event_lines(true, filter, &cache);
+	if (cache)
+		symbol_elf__delete(cache);
+	return 0;
+}
+
+int del_perf_probe_events(const char *const *filters, int nr)
+{
+	int ret = 0;
+
+	for (int i = 0; i < nr && !ret; i++) {
+		int total = 0;
+
+		for (int up = 0; up < 2 && !ret; up++) {
+			char **removed = NULL, *busy = NULL;
+			int nr_removed = 0;
+			int n = probe_file__del_events(up, filters[i], &removed, &nr_removed, &busy);
+
+			if (nr_removed > 1)
+				qsort(removed, nr_removed, sizeof(*removed), cmp_strings);
+			for (int j = 0; j < nr_removed; j++)
+				pr_info("Removed event: %s\n", removed[j]);
+			if (n == -ENOENT)
+				n = 0; /* this kernel has no such probe type */
+			if (n < 0) {
+				if (n == -EBUSY)
+					pr_err("Error: Failed to delete %s: it is enabled (in use); disable it first\n",
+					       busy ? busy : filters[i]);
+				else
+					pr_err("Error: Failed to delete events matching \"%s\": %s\n",
+					       filters[i], probe_file__strerror(n));
+				ret = n;
+			}
+			total += nr_removed;
+			free(busy);
+			if (removed)
+				probe_file__free_lines(removed, nr_removed);
+		}
+		if (!ret && total == 0) {
+			pr_err("Error: \"%s\" does not hit any event.\n", filters[i]);
+			ret = -ENOENT;
+		}
+	}
+	return ret;
+}
+
+int show_available_funcs(const char *target, bool user, const char *filter)
+{
+	struct perf_probe_event pev = { .uprobes = user, .target = (char *)target };
+	struct probe_target t;
+	struct strfilter *sf;
+	const char *err = NULL;
+	char **names;
+	int nr, ret;
+
+	sf = strfilter__new(filter, &err);
+	if (!sf) {
+		pr_err("Error: bad filter '%s' at '%s'\n", filter, err ? err : "");
+		return -EINVAL;
+	}
+	ret = probe_target__init(&t, &pev);
+	if (!ret)
+		ret = probe_target__symbols(&t);
+	if (!ret) {
+		nr = symbol_elf__func_names(t.syms, sf, &names);
+		for (int i = 0; i < nr; i++) {
+			printf("%s\n", names[i]);
+			free(names[i]);
+		}
+		if (nr >= 0)
+			free(names);
+		else
+			ret = nr;
+	}
+	probe_target__clear(&t);
+	strfilter__delete(sf);
+	return ret;
 }

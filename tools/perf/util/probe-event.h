@@ -184,4 +184,38 @@ void clear_perf_probe_event(struct perf_probe_event *pev);
 void clear_perf_probe_arg(struct perf_probe_arg *pa);
 void clear_probe_trace_event(struct probe_trace_event *tev);
 
+/*
+ * Resolution and application: how `perf probe` turns parsed events into
+ * trace events and writes them.  The settings of one command:
+ */
+struct probe_conf {
+	const char *vmlinux; /* -k: resolve kernel symbols in this file */
+	int max_probes;	     /* --max-probes: places one spec may resolve to */
+	bool force_add;	     /* -f: take numbered names for taken ones */
+	bool dry_run;	     /* -n: resolve and check, write nothing */
+};
+extern struct probe_conf probe_conf;
+
+#define MAX_PROBES 128
+
+/*
+ * Resolve every event, name the results, check them against tracefs, and
+ * write them all or none; then say what was added (unless quiet or dry
+ * run).  Returns 0 or a negative errno after one message on stderr.
+ */
+int add_perf_probe_events(struct perf_probe_event *pevs, int npevs);
+
+/* Resolve every event and print its trace-event lines (-D) to stdout. */
+int show_probe_trace_definitions(struct perf_probe_event *pevs, int npevs);
+
+/* List the probe events of tracefs matching the glob @filter (NULL: all). */
+int show_perf_probe_events(const char *filter);
+
+/* Delete the events matching each "[GROUP:]EVENT" glob of @filters. */
+int del_perf_probe_events(const char *const *filters, int nr);
+
+/* Print the probe-able functions of @target (a path with @user, else a
+ * module; NULL: the kernel) that pass the strfilter @filter. */
+int show_available_funcs(const char *target, bool user, const char *filter);
+
 #endif

@@ -18,7 +18,7 @@ TEST_ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
 PERF="$TEST_ROOT/tools/perf/perf"
 SYSTEM_PERF=${SYSTEM_PERF:-/usr/bin/perf}
 TEST_NAME=$(basename "$0" .sh)
-TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/perf-$TEST_NAME.XXXXXX") || exit 1
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ptest-$TEST_NAME.XXXXXX") || exit 1
 export HOME="$TEST_TMP/home"
 unset PERF_BUILDID_DIR PERF_CONFIG
 mkdir -p "$HOME"
@@ -57,6 +57,7 @@ test_expect_success() {
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $1"
+		printf '%s\n' "$2" | sed 's/^/#   | /'
 		sed 's/^/#   /' "$TEST_TMP/.case.log" | tail -n 40
 	fi
 }
@@ -125,4 +126,31 @@ tree_snapshot() {
 	if [ -d "$1" ]; then
 		(cd "$1" && find . -printf '%p %l %s\n' | sort)
 	fi
+}
+
+# tracefs, for the live tests.  setup_tracefs mounts it when root and absent
+# and sets TRACEFS; it fails when uprobe_events can't be written.
+TRACEFS=/sys/kernel/tracing
+setup_tracefs() {
+	if [ ! -e "$TRACEFS/uprobe_events" ] && have_root; then
+		mount -t tracefs nodev "$TRACEFS" 2>/dev/null
+	fi
+	[ -w "$TRACEFS/uprobe_events" ]
+}
+
+# remove_probe_group GROUP: disable and delete every uprobe/kprobe event of
+# GROUP straight through tracefs (not through the tool under test).
+remove_probe_group() {
+	for f in uprobe_events kprobe_events; do
+		[ -w "$TRACEFS/$f" ] || continue
+		echo 0 >"$TRACEFS/events/$1/enable" 2>/dev/null
+		grep -o "^[pr][0-9]*:$1/[^ ]*" "$TRACEFS/$f" | sed 's/^[pr][0-9]*:/-:/' |
+			while read -r line; do echo "$line" >>"$TRACEFS/$f"; done
+	done
+	return 0
+}
+
+# test_cmp_file EXPECTED ACTUAL: the same content, else show the diff.
+test_cmp_file() {
+	diff -u "$1" "$2"
 }

@@ -1,0 +1,101 @@
+#!/bin/sh
+test_description='perf probe places, lists and deletes real uprobes'
+. "$(dirname "$0")/lib.sh"
+
+have_root || test_skip_all 'needs root for tracefs'
+setup_tracefs || test_skip_all 'tracefs uprobe_events is not writable'
+
+G=perftest_live
+test_cleanup "remove_probe_group $G; remove_probe_group ${G}_sys"
+remove_probe_group $G
+
+cat >prog.c <<'SRC'
+#include <stdlib.h>
+__attribute__((noinline)) int work(int a) { return a * 3; }
+int main(int argc, char **argv) { int n = atoi(argv[1]), s = 0; for (int i = 0; i < n; i++) s += work(i); return s == -1; }
+SRC
+
+test_expect_success 'setup: a stripped test program' '
+	build_prog "$TEST_TMP/prog" prog.c -O1 && strip -g "$TEST_TMP/prog"
+'
+
+test_expect_success 'entry and return probes are added and announced as perf does' '
+	"$PERF" probe -x "$TEST_TMP/prog" -a "$G:in=work %di:s32" -a "$G:out=work%return \$retval:s32" 2>err &&
+	grep -q "^Added new events:" err &&
+	grep -q "^  $G:in  *(on work in $TEST_TMP/prog with %di:s32)" err &&
+	grep -q "^  $G:out  *(on work%return in $TEST_TMP/prog with \$retval:s32)" err &&
+	grep -q "perf record -e $G:" err &&
+	grep -q "^p:$G/in $TEST_TMP/prog:0x" "$TRACEFS/uprobe_events" &&
+	grep -q "^r:$G/out $TEST_TMP/prog:0x" "$TRACEFS/uprobe_events"
+'
+
+test_expect_success 'the probes fire once per call with the right values' '
+	echo >"$TRACEFS/trace" &&
+	echo 1 >"$TRACEFS/events/$G/enable" &&
+	"$TEST_TMP/prog" 7 ; echo 0 >"$TRACEFS/events/$G/enable" &&
+	test "$(grep -c " in: (" "$TRACEFS/trace")" -eq 7 &&
+	test "$(grep -c " out: (" "$TRACEFS/trace")" -eq 7 &&
+	grep " in: (" "$TRACEFS/trace" | grep -q "arg1=6$" &&
+	grep " out: (" "$TRACEFS/trace" | grep -q "arg1=18$"
+'
+
+test_expect_success '-l lists them as perf does' '
+	"$PERF" probe -l "$G:*" >ours &&
+	grep -q "^  $G:in  *(on work in $TEST_TMP/prog with arg1)" ours &&
+	grep -q "^  $G:out  *(on work%return in $TEST_TMP/prog with arg1)" ours &&
+	if have_system_perf; then
+		"$SYSTEM_PERF" probe -l "$G:*" >theirs 2>/dev/null &&
+		diff -u theirs ours
+	fi
+'
+
+test_expect_success 'a duplicate event name is refused without -f and tracefs is unchanged' '
+	cp "$TRACEFS/uprobe_events" before &&
+	test_must_fail "$PERF" probe -x "$TEST_TMP/prog" -a "$G:in=work" 2>err &&
+	grep -q "already exists" err &&
+	test_cmp_file before "$TRACEFS/uprobe_events"
+'
+
+test_expect_success '-f adds the duplicate under a numbered name' '
+	"$PERF" probe -f -x "$TEST_TMP/prog" -a "$G:in=work" 2>err &&
+	grep -q "^p:$G/in_1 " "$TRACEFS/uprobe_events"
+'
+
+test_expect_success 'a command adding several probes adds none when one fails' '
+	cp "$TRACEFS/uprobe_events" before &&
+	test_must_fail "$PERF" probe -x "$TEST_TMP/prog" -a "$G:ok1=work" -a "$G:bad=no_such_function" 2>err &&
+	test_cmp_file before "$TRACEFS/uprobe_events"
+'
+
+test_expect_success '-d with a glob removes exactly the matching events' '
+	"$PERF" probe -x "$TEST_TMP/prog" -a "$G:keep=main" 2>/dev/null &&
+	"$PERF" probe -d "$G:in*" 2>err &&
+	grep -q "^Removed event: $G:in$" err &&
+	grep -q "^Removed event: $G:in_1$" err &&
+	! grep -q "^p:$G/in" "$TRACEFS/uprobe_events" &&
+	grep -q "^r:$G/out " "$TRACEFS/uprobe_events" &&
+	grep -q "^p:$G/keep " "$TRACEFS/uprobe_events"
+'
+
+test_expect_success 'deleting a name that matches nothing fails with one line' '
+	test_must_fail "$PERF" probe -d "$G:nothing_here" 2>err &&
+	test_one_line err
+'
+
+test_expect_success 'the system perf and ours agree on the uprobe_events line' '
+	have_system_perf || exit 0
+	"$PERF" probe -d "$G:*" 2>/dev/null
+	"$PERF" probe -x "$TEST_TMP/prog" -a "$G:a=work+4 %di" 2>/dev/null &&
+	"$SYSTEM_PERF" probe -x "$TEST_TMP/prog" -a "${G}_sys:b=work+4 %di" 2>/dev/null &&
+	grep "^p:$G/a " "$TRACEFS/uprobe_events" | sed "s|^p:$G/a |p:G/E |" >ours &&
+	grep "^p:${G}_sys/b " "$TRACEFS/uprobe_events" | sed "s|^p:${G}_sys/b |p:G/E |" >theirs &&
+	diff -u theirs ours
+'
+
+test_expect_success 'no event of the group is left after -d' '
+	"$PERF" probe -d "$G:*" 2>/dev/null
+	"$PERF" probe -d "${G}_sys:*" 2>/dev/null
+	! grep -q ":$G/" "$TRACEFS/uprobe_events"
+'
+
+test_done
