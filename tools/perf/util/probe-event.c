@@ -1226,7 +1226,15 @@ static void fill_trace_event(const struct perf_probe_event *pev, const struct pr
 {
 	tev->uprobes = t->uprobes;
 	tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
-	tev->event = pev->event ? xstrdup(pev->event) : default_event(pev, &tev->point);
+	if (pev->event) {
+		struct strbuf ev = STRBUF_INIT;
+
+		/* perf appends __return to a given name too. */
+		strbuf_addf(&ev, "%s%s", pev->event, pev->point.retprobe ? "__return" : "");
+		tev->event = strbuf_detach(&ev, NULL);
+	} else {
+		tev->event = default_event(pev, &tev->point);
+	}
 	tev->nargs = pev->nargs;
 	tev->args = xzalloc(sizeof(*tev->args) * (pev->nargs ? pev->nargs : 1));
 	for (int i = 0; i < pev->nargs; i++)

@@ -48,6 +48,8 @@ for bin in exe pie libt.so my-prog.v2; do
 	test_expect_success "$bin: a return probe with \$retval" "compare \"\$TEST_TMP/$bin\" '$f%return \$retval'"
 	test_expect_success "$bin: a named event in a named group with raw fetchargs" \
 		"compare \"\$TEST_TMP/$bin\" 'grp:ev=$f %di x=%si:u32 +0(%di):s32 \$comm'"
+	test_expect_success "$bin: a named return event gets __return appended, as perf does" \
+		"compare \"\$TEST_TMP/$bin\" 'myev=$f%return \$retval'"
 done
 
 test_expect_success 'the default group comes from the basename up to the first non-identifier character' '
