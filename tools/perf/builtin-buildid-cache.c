@@ -83,7 +83,7 @@ static int add_files(struct str_list *list, bool force)
 		int err = build_id_cache__add(files[i].name, files[i].name, &files[i].bid, force);
 
 		build_id__sprintf(&files[i].bid, sbid);
-		pr_debug("Adding %s %s: %s\n", sbid, files[i].name, ok_or_fail(err));
+		pr_debug("Adding %s %s: %s\n", sbid, files[i].arg, ok_or_fail(err));
 		if (err) {
 			pr_err("Couldn't add %s: %s\n", files[i].arg, strerror(-err));
 			ret = -1;
@@ -103,7 +103,7 @@ static int remove_files(struct str_list *list, bool force)
 		int err = build_id_cache__remove(files[i].name, &files[i].bid);
 
 		build_id__sprintf(&files[i].bid, sbid);
-		pr_debug("Removing %s %s: %s\n", sbid, files[i].name, ok_or_fail(err));
+		pr_debug("Removing %s %s: %s\n", sbid, files[i].arg, ok_or_fail(err));
 		if (err == -ENOENT) {
 			if (!force) {
 				pr_err("%s wasn't in the cache\n", files[i].arg);
@@ -137,14 +137,14 @@ static int purge_files(struct str_list *list, bool force)
 			int e = build_id_cache__remove(name, &entries[j].bid);
 
 			build_id__sprintf(&entries[j].bid, sbid);
-			pr_debug("Removing %s %s: %s\n", sbid, name, ok_or_fail(e));
+			pr_debug("Removing %s %s: %s\n", sbid, list->items[i], ok_or_fail(e));
 			if (e && !err)
 				err = e;
 		}
 		if (nr < 0)
 			err = nr;
 		if (nr)
-			pr_debug("Purging %s: %s\n", name, ok_or_fail(err));
+			pr_debug("Purging %s: %s\n", list->items[i], ok_or_fail(err));
 		if (err) {
 			pr_err("Couldn't purge %s: %s\n", list->items[i], strerror(-err));
 			ret = -1;
@@ -197,7 +197,7 @@ static int list_cache(void)
 
 int cmd_buildid_cache(int argc, const char **argv)
 {
-	struct str_list add = { 0 }, remove = { 0 }, purge = { 0 }, update = { 0 };
+	struct str_list add = {0}, remove = {0}, purge = {0}, update = {0};
 	int force = 0, list = 0, all = 0, ret = 0;
 	const struct option options[] = {
 		OPT_STRING_LIST('a', "add", &add, "file list", "file(s) to add",
