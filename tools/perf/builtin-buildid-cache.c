@@ -158,7 +158,7 @@ static int purge_files(struct str_list *list, bool force)
 static int purge_all(void)
 {
 	struct build_id_cache_entry *entries;
-	int err = 0, nr = build_id_cache__list(&entries);
+	int err = 0, nr = build_id_cache__list_all(&entries);
 
 	for (int i = 0; i < nr; i++) {
 		char sbid[SBUILD_ID_SIZE];

@@ -582,6 +582,67 @@ int build_id_cache__list_name(const char *name, struct build_id_cache_entry **en
 	return n < 0 && n != -ENOENT ? n : nr;
 }
 
+/* Does @dir look like a cache entry: does it hold what add puts there? */
+static bool is_entry_dir(const char *dir)
+{
+	static const char *const files[] = {"elf", "probes", "kallsyms"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *path = path_join(dir, files[i]);
+		bool found = access(path, F_OK) == 0;
+
+		free(path);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* Gather the entries below ROOT/@rel ("" for the root itself). */
+static void collect_entries(const char *rel, struct build_id_cache_entry **entries, int *nr)
+{
+	char *dir = path_join(buildid_dir(), rel);
+	char **names;
+	int n = lsdir(dir, NULL, &names);
+
+	for (int i = 0; i < n; i++) {
+		char *full = path_join(dir, names[i]);
+		struct strbuf sub = STRBUF_INIT;
+		struct build_id bid;
+		struct stat st;
+
+		if (!*rel && !strcmp(names[i], ".build-id"))
+			goto next;
+		if (lstat(full, &st) < 0 || !S_ISDIR(st.st_mode))
+			goto next;
+		if (*rel && !build_id__from_hex(&bid, names[i]) && is_entry_dir(full)) {
+			/* Absolute names lost their '/' in the join; [kernel.kallsyms] has none. */
+			strbuf_addf(&sub, "%s%s", rel[0] == '[' ? "" : "/", rel);
+			entries_append(entries, nr, strbuf_detach(&sub, NULL), &bid);
+			goto next;
+		}
+		strbuf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		collect_entries(sub.buf, entries, nr);
+	next:
+		strbuf_release(&sub);
+		free(full);
+	}
+	if (n > 0)
+		lsdir_free(names, n);
+	free(dir);
+}
+
+int build_id_cache__list_all(struct build_id_cache_entry **entries)
+{
+	int nr = 0;
+
+	*entries = NULL;
+	collect_entries("", entries, &nr);
+	if (nr)
+		qsort(*entries, nr, sizeof(**entries), cmp_entries);
+	return nr;
+}
+
 void build_id_cache__free_entries(struct build_id_cache_entry *entries, int nr)
 {
 	for (int i = 0; i < nr; i++)
