@@ -73,19 +73,23 @@ static const char *ok_or_fail(int err)
 	return err ? "FAIL" : "Ok";
 }
 
-static int add_files(struct str_list *list, bool force)
+/* Add the files; @force or @update replace a cached elf.  -v names which, as perf. */
+static int add_files(struct str_list *list, bool force, bool update)
 {
 	struct cache_file *files = xzalloc(list->nr * sizeof(*files));
-	int ret = read_files(list, files, "add");
+	const char *verb = update ? "update" : "add";
+	int ret = read_files(list, files, verb);
 
 	for (int i = 0; !ret && i < list->nr; i++) {
 		char sbid[SBUILD_ID_SIZE];
-		int err = build_id_cache__add(files[i].name, files[i].name, &files[i].bid, force);
+		int err = build_id_cache__add(files[i].name, files[i].name, &files[i].bid,
+					      force || update);
 
 		build_id__sprintf(&files[i].bid, sbid);
-		pr_debug("Adding %s %s: %s\n", sbid, files[i].arg, ok_or_fail(err));
+		pr_debug("%s %s %s: %s\n", update ? "Updating" : "Adding", sbid, files[i].arg,
+			 ok_or_fail(err));
 		if (err) {
-			pr_err("Couldn't add %s: %s\n", files[i].arg, strerror(-err));
+			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg, strerror(-err));
 			ret = -1;
 		}
 	}
@@ -226,9 +230,9 @@ int cmd_buildid_cache(int argc, const char **argv)
 		ret = 129;
 		goto out;
 	}
-	if (add.nr && add_files(&add, force))
+	if (add.nr && add_files(&add, force, false))
 		ret = 1;
-	if (!ret && update.nr && add_files(&update, true))
+	if (!ret && update.nr && add_files(&update, true, true))
 		ret = 1;
 	if (!ret && remove.nr && remove_files(&remove, force))
 		ret = 1;

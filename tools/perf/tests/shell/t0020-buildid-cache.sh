@@ -263,6 +263,16 @@ test_expect_success 'PERF_BUILDID_DIR wins over buildid.dir' '
 	! test -e "$HOME/.debug"
 '
 
+test_expect_success '--update puts the file back in its entry and -v says Updating' '
+	HOME=$TEST_TMP/update && mkdir -p "$HOME" &&
+	"$PERF" buildid-cache -a prog &&
+	rm "$HOME/.debug$PROG/$BID/elf" &&
+	"$PERF" buildid-cache -v -u prog 2>err &&
+	cmp prog "$HOME/.debug$PROG/$BID/elf" &&
+	echo "Updating $BID prog: Ok" >expect &&
+	cmp expect err
+'
+
 test_expect_success 'adding a missing file fails, one line, cache unchanged' '
 	check_bad_add does-not-exist
 '
