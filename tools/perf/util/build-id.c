@@ -364,10 +364,10 @@ static int link_or_copy(const char *file, const char *dest)
 	strbuf_addf(&tmp, "%s.tmp.%d", dest, getpid());
 	unlink(tmp.buf);
 	if (link(file, tmp.buf) == 0) {
-		if (rename(tmp.buf, dest) < 0) {
+		if (rename(tmp.buf, dest) < 0)
 			ret = -errno;
-			unlink(tmp.buf);
-		}
+		/* rename() does nothing when @dest is already a link to @file. */
+		unlink(tmp.buf);
 	} else {
 		ret = copyfile_atomic(file, dest, st.st_mode & 0777);
 	}
