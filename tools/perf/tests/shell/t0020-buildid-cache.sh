@@ -273,6 +273,16 @@ test_expect_success '--update puts the file back in its entry and -v says Updati
 	cmp expect err
 '
 
+test_expect_success '--update and --force --add of a cached file leave the tree as it was' '
+	HOME=$TEST_TMP/update2 && mkdir -p "$HOME" &&
+	"$PERF" buildid-cache -a prog &&
+	tree_snapshot "$HOME/.debug" >before &&
+	"$PERF" buildid-cache -u prog &&
+	"$PERF" buildid-cache -f -a prog &&
+	tree_snapshot "$HOME/.debug" >after &&
+	cmp before after
+'
+
 test_expect_success 'adding a missing file fails, one line, cache unchanged' '
 	check_bad_add does-not-exist
 '
