@@ -283,6 +283,27 @@ test_expect_success '--update and --force --add of a cached file leave the tree 
 	cmp before after
 '
 
+# A cache on another file system gets a copy: a hard link cannot cross.
+SHM=$(mktemp -d /dev/shm/perf-t0020.XXXXXX 2>/dev/null)
+if test -n "$SHM" && test "$(stat -c %d "$SHM")" != "$(stat -c %d "$TEST_TMP")"; then
+	test_cleanup "rm -rf '$SHM'"
+	test_expect_success 'a cache on another file system holds a whole copy of the file' '
+		export PERF_BUILDID_DIR=$SHM/cache &&
+		"$PERF" buildid-cache -a prog &&
+		elf=$SHM/cache$PROG/$BID/elf &&
+		cmp prog "$elf" &&
+		test "$(stat -c %i prog)" != "$(stat -c %i "$elf")" &&
+		test "$(stat -c %a "$elf")" = "$(stat -c %a prog)" &&
+		"$PERF" buildid-cache -u prog &&
+		cmp prog "$elf" &&
+		test -z "$(find "$SHM" -name "*.tmp*")"
+	'
+else
+	test -n "$SHM" && rmdir "$SHM"
+	test_skip 'a cache on another file system holds a whole copy of the file' \
+		'/dev/shm is not a separate writable file system here'
+fi
+
 test_expect_success 'adding a missing file fails, one line, cache unchanged' '
 	check_bad_add does-not-exist
 '
