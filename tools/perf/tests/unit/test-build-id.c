@@ -439,6 +439,47 @@ static void test_adds_lists_and_removes_an_entry_leaving_no_trace(void)
 	rm_rf(cache_root());
 }
 
+/* Two names, one build-id: one link, to the last added, but two entries. */
+static void test_lists_every_entry_even_without_a_link(void)
+{
+	struct build_id bid = {.size = 20};
+	struct build_id_cache_entry *entries;
+	char file[] = "/tmp/perf-unit-file.XXXXXX";
+	int fd, nr;
+
+	memcpy(bid.data, bid20, 20);
+	cache_root();
+	fd = mkstemp(file);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	CHECK_INT(build_id_cache__add("/a/one", file, &bid, false), ==, 0);
+	CHECK_INT(build_id_cache__add("/b/two", file, &bid, false), ==, 0);
+	CHECK_INT(build_id_cache__add(KERNEL_CACHE_NAME, NULL, &bid, false), ==, 0);
+
+	nr = build_id_cache__list(&entries);
+	CHECK_INT(nr, ==, 1);
+	if (nr == 1)
+		CHECK_STR(entries[0].name, KERNEL_CACHE_NAME);
+	build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
+
+	nr = build_id_cache__list_all(&entries);
+	CHECK_INT(nr, ==, 3);
+	if (nr == 3) {
+		CHECK_STR(entries[0].name, "/a/one");
+		CHECK_STR(entries[1].name, "/b/two");
+		CHECK_STR(entries[2].name, KERNEL_CACHE_NAME);
+		CHECK(build_id__equal(&entries[1].bid, &bid));
+	}
+	for (int i = 0; i < nr; i++)
+		CHECK_INT(build_id_cache__remove(entries[i].name, &entries[i].bid), ==, 0);
+	build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
+	CHECK_INT(build_id_cache__list_all(&entries), ==, 0);
+	unlink(file);
+	rm_rf(cache_root());
+}
+
 TESTS(TEST(test_finds_a_lone_build_id_note_with_4_byte_alignment),
       TEST(test_finds_a_lone_build_id_note_with_8_byte_alignment),
       TEST(test_accepts_a_last_note_without_its_trailing_padding),
@@ -451,4 +492,5 @@ TESTS(TEST(test_finds_a_lone_build_id_note_with_4_byte_alignment),
       TEST(test_rejects_a_header_whose_sizes_lie_past_the_buffer),
       TEST(test_rejects_an_empty_or_oversized_build_id), TEST(test_prints_and_parses_hex_both_ways),
       TEST(test_rejects_hex_that_is_not_a_build_id), TEST(test_names_the_cache_entry_and_its_link),
-      TEST(test_adds_lists_and_removes_an_entry_leaving_no_trace));
+      TEST(test_adds_lists_and_removes_an_entry_leaving_no_trace),
+      TEST(test_lists_every_entry_even_without_a_link));
