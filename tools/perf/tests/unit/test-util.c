@@ -286,13 +286,22 @@ static void test_looks_up_values_in_the_perf_config(void)
 			 "  Dir=  /tmp/cache dir   # trailing comment\n"
 			 "[probe]\n"
 			 "\tnothing\n"
-			 "\tempty =\n");
+			 "\tempty =\n"
+			 "[quotes]\n"
+			 "\tdir = \"/tmp/a b # c\"  # a comment\n"
+			 "\tescaped = a\\\"b\\\\c\\td\n"
+			 "\tinner = x   y  ; comment\n"
+			 "\tmixed = \" lead\"ing \n");
 	setenv("PERF_CONFIG", path, 1);
 	check_config("buildid.dir", "/tmp/cache dir");
 	check_config("BuildId.DIR", "/tmp/cache dir");
 	check_config("core.dir", "/not/this");
 	check_config("probe.empty", "");
 	check_config("probe.nothing", NULL);
+	check_config("quotes.dir", "/tmp/a b # c");
+	check_config("quotes.escaped", "a\"b\\c\td");
+	check_config("quotes.inner", "x   y");
+	check_config("quotes.mixed", " leading");
 	check_config("buildid.missing", NULL);
 	check_config("nodot", NULL);
 	setenv("PERF_CONFIG", "/nonexistent/perfconfig", 1);
