@@ -246,6 +246,19 @@ test_expect_success 'buildid.dir in ~/.perfconfig moves the cache root' '
 	! test -e "$HOME/.debug"
 '
 
+test_expect_success 'a quoted buildid.dir with spaces is read as perf reads it' '
+	HOME=$TEST_TMP/config-quoted && mkdir -p "$HOME" &&
+	printf "[buildid]\n\tdir = \"%s\" # a comment\n" "$TEST_TMP/quoted cache" \
+		>"$HOME/.perfconfig" &&
+	"$PERF" buildid-cache -a prog &&
+	test -f "$TEST_TMP/quoted cache$PROG/$BID/elf" &&
+	if have_system_perf; then
+		"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
+		echo "$BID $PROG" >expect &&
+		cmp expect out
+	fi
+'
+
 test_expect_success 'PERF_CONFIG names another config file' '
 	HOME=$TEST_TMP/config2 && mkdir -p "$HOME" &&
 	printf "[buildid]\n\tdir = %s\n" "$TEST_TMP/config2-cache" >"$TEST_TMP/perfconfig2" &&
