@@ -73,19 +73,23 @@ static const char *ok_or_fail(int err)
 	return err ? "FAIL" : "Ok";
 }
 
-static int add_files(struct str_list *list, bool force)
+/* Add the files; @force or @update replace a cached elf.  -v names which, as perf. */
+static int add_files(struct str_list *list, bool force, bool update)
 {
 	struct cache_file *files = xzalloc(list->nr * sizeof(*files));
-	int ret = read_files(list, files, "add");
+	const char *verb = update ? "update" : "add";
+	int ret = read_files(list, files, verb);
 
 	for (int i = 0; !ret && i < list->nr; i++) {
 		char sbid[SBUILD_ID_SIZE];
-		int err = build_id_cache__add(files[i].name, files[i].name, &files[i].bid, force);
+		int err = build_id_cache__add(files[i].name, files[i].name, &files[i].bid,
+					      force || update);
 
 		build_id__sprintf(&files[i].bid, sbid);
-		pr_debug("Adding %s %s: %s\n", sbid, files[i].name, ok_or_fail(err));
+		pr_debug("%s %s %s: %s\n", update ? "Updating" : "Adding", sbid, files[i].arg,
+			 ok_or_fail(err));
 		if (err) {
-			pr_err("Couldn't add %s: %s\n", files[i].arg, strerror(-err));
+			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg, strerror(-err));
 			ret = -1;
 		}
 	}
@@ -103,7 +107,7 @@ static int remove_files(struct str_list *list, bool force)
 		int err = build_id_cache__remove(files[i].name, &files[i].bid);
 
 		build_id__sprintf(&files[i].bid, sbid);
-		pr_debug("Removing %s %s: %s\n", sbid, files[i].name, ok_or_fail(err));
+		pr_debug("Removing %s %s: %s\n", sbid, files[i].arg, ok_or_fail(err));
 		if (err == -ENOENT) {
 			if (!force) {
 				pr_err("%s wasn't in the cache\n", files[i].arg);
@@ -137,14 +141,14 @@ static int purge_files(struct str_list *list, bool force)
 			int e = build_id_cache__remove(name, &entries[j].bid);
 
 			build_id__sprintf(&entries[j].bid, sbid);
-			pr_debug("Removing %s %s: %s\n", sbid, name, ok_or_fail(e));
+			pr_debug("Removing %s %s: %s\n", sbid, list->items[i], ok_or_fail(e));
 			if (e && !err)
 				err = e;
 		}
 		if (nr < 0)
 			err = nr;
 		if (nr)
-			pr_debug("Purging %s: %s\n", name, ok_or_fail(err));
+			pr_debug("Purging %s: %s\n", list->items[i], ok_or_fail(err));
 		if (err) {
 			pr_err("Couldn't purge %s: %s\n", list->items[i], strerror(-err));
 			ret = -1;
@@ -158,7 +162,7 @@ static int purge_files(struct str_list *list, bool force)
 static int purge_all(void)
 {
 	struct build_id_cache_entry *entries;
-	int err = 0, nr = build_id_cache__list(&entries);
+	int err = 0, nr = build_id_cache__list_all(&entries);
 
 	for (int i = 0; i < nr; i++) {
 		char sbid[SBUILD_ID_SIZE];
@@ -197,7 +201,7 @@ static int list_cache(void)
 
 int cmd_buildid_cache(int argc, const char **argv)
 {
-	struct str_list add = { 0 }, remove = { 0 }, purge = { 0 }, update = { 0 };
+	struct str_list add = {0}, remove = {0}, purge = {0}, update = {0};
 	int force = 0, list = 0, all = 0, ret = 0;
 	const struct option options[] = {
 		OPT_STRING_LIST('a', "add", &add, "file list", "file(s) to add",
@@ -226,9 +230,9 @@ int cmd_buildid_cache(int argc, const char **argv)
 		ret = 129;
 		goto out;
 	}
-	if (add.nr && add_files(&add, force))
+	if (add.nr && add_files(&add, force, false))
 		ret = 1;
-	if (!ret && update.nr && add_files(&update, true))
+	if (!ret && update.nr && add_files(&update, true, true))
 		ret = 1;
 	if (!ret && remove.nr && remove_files(&remove, force))
 		ret = 1;

@@ -171,6 +171,52 @@ static int elf_segments__build_id(Elf *elf, bool swap, struct build_id *bid)
 	return ret;
 }
 
+/* Does [off, off + len) lie inside a file of @size bytes? */
+static bool extent_fits(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+/*
+ * A truncated file still has a readable ELF header that points past its end.
+ * libelf then quietly reports no segments or sections, so check the header's
+ * own counts (extended numbering keeps them in section 0) and every extent.
+ */
+static int elf_check_extents(Elf *elf, const GElf_Ehdr *ehdr, size_t shnum, uint64_t size)
+{
+	uint64_t nr_phdrs = ehdr->e_phnum, nr_shdrs = ehdr->e_shnum;
+	Elf_Scn *scn = NULL;
+	size_t phnum;
+
+	if (elf_getphdrnum(elf, &phnum) < 0)
+		return -EBADMSG;
+	if (nr_phdrs == PN_XNUM)
+		nr_phdrs = phnum;
+	if (!nr_shdrs && ehdr->e_shoff)
+		nr_shdrs = shnum ? shnum : 1;
+	if (nr_phdrs && !extent_fits(ehdr->e_phoff, nr_phdrs * ehdr->e_phentsize, size))
+		return -EBADMSG;
+	if (nr_shdrs && !extent_fits(ehdr->e_shoff, nr_shdrs * ehdr->e_shentsize, size))
+		return -EBADMSG;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr phdr;
+
+		if (!gelf_getphdr(elf, i, &phdr) ||
+		    !extent_fits(phdr.p_offset, phdr.p_filesz, size))
+			return -EBADMSG;
+	}
+	while (shnum && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return -EBADMSG;
+		if (shdr.sh_type != SHT_NULL && shdr.sh_type != SHT_NOBITS &&
+		    !extent_fits(shdr.sh_offset, shdr.sh_size, size))
+			return -EBADMSG;
+	}
+	return 0;
+}
+
 int filename__read_build_id(const char *path, struct build_id *bid)
 {
 	struct stat st;
@@ -196,6 +242,9 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 		ret = -EBADMSG;
 		goto out_end;
 	}
+	ret = elf_check_extents(elf, &ehdr, shnum, st.st_size);
+	if (ret)
+		goto out_end;
 	ret = -ENODATA;
 	if (shnum)
 		ret = elf_sections__build_id(elf, elf_swapped(&ehdr), bid);
@@ -315,10 +364,10 @@ static int link_or_copy(const char *file, const char *dest)
 	strbuf_addf(&tmp, "%s.tmp.%d", dest, getpid());
 	unlink(tmp.buf);
 	if (link(file, tmp.buf) == 0) {
-		if (rename(tmp.buf, dest) < 0) {
+		if (rename(tmp.buf, dest) < 0)
 			ret = -errno;
-			unlink(tmp.buf);
-		}
+		/* rename() does nothing when @dest is already a link to @file. */
+		unlink(tmp.buf);
 	} else {
 		ret = copyfile_atomic(file, dest, st.st_mode & 0777);
 	}
@@ -363,8 +412,7 @@ static char *link_target(const char *name, const struct build_id *bid)
 	return strbuf_detach(&sb, NULL);
 }
 
-int build_id_cache__add(const char *name, const char *file, const struct build_id *bid,
-			bool force)
+int build_id_cache__add(const char *name, const char *file, const struct build_id *bid, bool force)
 {
 	char *dir = build_id_cache__dirname(name, bid);
 	char *link = build_id_cache__linkname(bid);
@@ -532,6 +580,67 @@ int build_id_cache__list_name(const char *name, struct build_id_cache_entry **en
 		lsdir_free(names, n);
 	free(dir);
 	return n < 0 && n != -ENOENT ? n : nr;
+}
+
+/* Does @dir look like a cache entry: does it hold what add puts there? */
+static bool is_entry_dir(const char *dir)
+{
+	static const char *const files[] = {"elf", "probes", "kallsyms"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *path = path_join(dir, files[i]);
+		bool found = access(path, F_OK) == 0;
+
+		free(path);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* Gather the entries below ROOT/@rel ("" for the root itself). */
+static void collect_entries(const char *rel, struct build_id_cache_entry **entries, int *nr)
+{
+	char *dir = path_join(buildid_dir(), rel);
+	char **names;
+	int n = lsdir(dir, NULL, &names);
+
+	for (int i = 0; i < n; i++) {
+		char *full = path_join(dir, names[i]);
+		struct strbuf sub = STRBUF_INIT;
+		struct build_id bid;
+		struct stat st;
+
+		if (!*rel && !strcmp(names[i], ".build-id"))
+			goto next;
+		if (lstat(full, &st) < 0 || !S_ISDIR(st.st_mode))
+			goto next;
+		if (*rel && !build_id__from_hex(&bid, names[i]) && is_entry_dir(full)) {
+			/* Absolute names lost their '/' in the join; [kernel.kallsyms] has none. */
+			strbuf_addf(&sub, "%s%s", rel[0] == '[' ? "" : "/", rel);
+			entries_append(entries, nr, strbuf_detach(&sub, NULL), &bid);
+			goto next;
+		}
+		strbuf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		collect_entries(sub.buf, entries, nr);
+	next:
+		strbuf_release(&sub);
+		free(full);
+	}
+	if (n > 0)
+		lsdir_free(names, n);
+	free(dir);
+}
+
+int build_id_cache__list_all(struct build_id_cache_entry **entries)
+{
+	int nr = 0;
+
+	*entries = NULL;
+	collect_entries("", entries, &nr);
+	if (nr)
+		qsort(*entries, nr, sizeof(**entries), cmp_entries);
+	return nr;
 }
 
 void build_id_cache__free_entries(struct build_id_cache_entry *entries, int nr)

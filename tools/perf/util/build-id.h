@@ -96,6 +96,13 @@ int build_id_cache__list(struct build_id_cache_entry **entries);
 /* The build-ids cached for NAME (every BID directory under ROOT/NAME). */
 int build_id_cache__list_name(const char *name, struct build_id_cache_entry **entries);
 
+/*
+ * Every entry in the cache tree, whether a .build-id link leads to it or
+ * not: a build-id cached under two names has one link, to the last one
+ * added.  Returns the count; free as above.
+ */
+int build_id_cache__list_all(struct build_id_cache_entry **entries);
+
 void build_id_cache__free_entries(struct build_id_cache_entry *entries, int nr);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,46 @@ static char *trim(char *s)
 	while (end > s && isspace((unsigned char)end[-1]))
 		*--end = '\0';
 	return s;
+}
+
+/*
+ * A value as git-config reads it: "double quotes" keep spaces, '#' and ';',
+ * a backslash escapes \\, \" and \n, \t, \b; outside quotes '#' or ';'
+ * starts a comment and the spaces around the value are dropped.
+ */
+static char *parse_value(const char *raw)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t keep = 0;
+	bool quoted = false;
+
+	while (isspace((unsigned char)*raw))
+		raw++;
+	for (const char *p = raw; *p; p++) {
+		char c = *p;
+
+		if (!quoted && (c == '#' || c == ';'))
+			break;
+		if (c == '"') {
+			quoted = !quoted;
+			keep = sb.len;
+			continue;
+		}
+		if (c == '\\' && p[1]) {
+			static const char from[] = "ntb", to[] = "\n\t\b";
+			const char *esc = strchr(from, *++p);
+
+			c = esc ? to[esc - from] : *p;
+			strbuf_addch(&sb, c);
+			keep = sb.len;
+			continue;
+		}
+		strbuf_addch(&sb, c);
+		if (quoted || !isspace((unsigned char)c))
+			keep = sb.len;
+	}
+	strbuf_setlen(&sb, keep);
+	return strbuf_detach(&sb, NULL);
 }
 
 static char *config_lookup(char *text, const char *name)
@@ -43,12 +84,8 @@ static char *config_lookup(char *text, const char *name)
 		*eq = '\0';
 		if (strlen(section) == (size_t)(dot - name) &&
 		    !strncasecmp(section, name, dot - name) && !strcasecmp(trim(p), dot + 1)) {
-			char *value = trim(eq + 1), *comment = strpbrk(value, "#;");
-
-			if (comment)
-				*comment = '\0';
 			free(found);
-			found = xstrdup(trim(value)); /* the last one wins */
+			found = parse_value(eq + 1); /* the last one wins */
 		}
 	}
 	return found;

@@ -4,7 +4,8 @@
 
 /*
  * perf's configuration file: $PERF_CONFIG if set, else ~/.perfconfig, in the
- * git-config syntax ("[section]" then "key = value", '#' and ';' comments).
+ * git-config syntax ("[section]" then "key = value", '#' and ';' comments,
+ * "double-quoted" values with git's backslash escapes).
  * Returns a new string with the value of "section.key" (e.g. "buildid.dir"),
  * or NULL when it is not set or the file cannot be read.
  */
