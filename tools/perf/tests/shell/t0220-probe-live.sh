@@ -23,10 +23,10 @@ test_expect_success 'entry and return probes are added and announced as perf doe
 	"$PERF" probe -x "$TEST_TMP/prog" -a "$G:in=work %di:s32" -a "$G:out=work%return \$retval:s32" 2>err &&
 	grep -q "^Added new events:" err &&
 	grep -q "^  $G:in  *(on work in $TEST_TMP/prog with %di:s32)" err &&
-	grep -q "^  $G:out  *(on work%return in $TEST_TMP/prog with \$retval:s32)" err &&
+	grep -q "^  $G:out__return (on work%return in $TEST_TMP/prog with \$retval:s32)" err &&
 	grep -q "perf record -e $G:" err &&
 	grep -q "^p:$G/in $TEST_TMP/prog:0x" "$TRACEFS/uprobe_events" &&
-	grep -q "^r:$G/out $TEST_TMP/prog:0x" "$TRACEFS/uprobe_events"
+	grep -q "^r:$G/out__return $TEST_TMP/prog:0x" "$TRACEFS/uprobe_events"
 '
 
 test_expect_success 'the probes fire once per call with the right values' '
@@ -34,15 +34,15 @@ test_expect_success 'the probes fire once per call with the right values' '
 	echo 1 >"$TRACEFS/events/$G/enable" &&
 	"$TEST_TMP/prog" 7 ; echo 0 >"$TRACEFS/events/$G/enable" &&
 	test "$(grep -c " in: (" "$TRACEFS/trace")" -eq 7 &&
-	test "$(grep -c " out: (" "$TRACEFS/trace")" -eq 7 &&
+	test "$(grep -c " out__return: (" "$TRACEFS/trace")" -eq 7 &&
 	grep " in: (" "$TRACEFS/trace" | grep -q "arg1=6$" &&
-	grep " out: (" "$TRACEFS/trace" | grep -q "arg1=18$"
+	grep " out__return: (" "$TRACEFS/trace" | grep -q "arg1=18$"
 '
 
 test_expect_success '-l lists them as perf does' '
 	"$PERF" probe -l "$G:*" >ours &&
 	grep -q "^  $G:in  *(on work in $TEST_TMP/prog with arg1)" ours &&
-	grep -q "^  $G:out  *(on work%return in $TEST_TMP/prog with arg1)" ours &&
+	grep -q "^  $G:out__return (on work%return in $TEST_TMP/prog with arg1)" ours &&
 	if have_system_perf; then
 		"$SYSTEM_PERF" probe -l "$G:*" >theirs 2>/dev/null &&
 		diff -u theirs ours
@@ -73,7 +73,7 @@ test_expect_success '-d with a glob removes exactly the matching events' '
 	grep -q "^Removed event: $G:in$" err &&
 	grep -q "^Removed event: $G:in_1$" err &&
 	! grep -q "^p:$G/in" "$TRACEFS/uprobe_events" &&
-	grep -q "^r:$G/out " "$TRACEFS/uprobe_events" &&
+	grep -q "^r:$G/out__return " "$TRACEFS/uprobe_events" &&
 	grep -q "^p:$G/keep " "$TRACEFS/uprobe_events"
 '
 
