@@ -201,7 +201,7 @@ static int list_cache(void)
 
 int cmd_buildid_cache(int argc, const char **argv)
 {
-	struct str_list add = {0}, remove = {0}, purge = {0}, update = {0};
+	struct str_list add = { 0 }, remove = { 0 }, purge = { 0 }, update = { 0 };
 	int force = 0, list = 0, all = 0, ret = 0;
 	const struct option options[] = {
 		OPT_STRING_LIST('a', "add", &add, "file list", "file(s) to add",

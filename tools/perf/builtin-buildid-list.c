@@ -83,7 +83,8 @@ int cmd_buildid_list(int argc, const char **argv)
 	if (kernel) {
 		ret = kernel__read_build_id(&bid);
 		if (ret) {
-			pr_err("Couldn't read the kernel's build-id: %s\n", build_id__strerror(ret));
+			pr_err("Couldn't read the kernel's build-id: %s\n",
+			       build_id__strerror(ret));
 			return 1;
 		}
 		print_build_id(&bid, NULL);

@@ -25,9 +25,9 @@ static const struct arch_regs {
 	const char *arch;
 	const char *const *names;
 } arch_regs_table[] = {
-	{"x86_64", x86_64_regs},
-	{"i386", i386_regs},
-	{"aarch64", arm64_regs},
+	{ "x86_64", x86_64_regs },
+	{ "i386", i386_regs },
+	{ "aarch64", arm64_regs },
 };
 
 const char *arch_regs__host_arch(void)

@@ -585,7 +585,7 @@ int build_id_cache__list_name(const char *name, struct build_id_cache_entry **en
 /* Does @dir look like a cache entry: does it hold what add puts there? */
 static bool is_entry_dir(const char *dir)
 {
-	static const char *const files[] = {"elf", "probes", "kallsyms"};
+	static const char *const files[] = { "elf", "probes", "kallsyms" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		char *path = path_join(dir, files[i]);

@@ -72,8 +72,7 @@ bool build_id_cache__cached(const char *name, const struct build_id *bid);
  * Either the whole entry is there afterwards or, on error, nothing this call
  * created.  0 or -errno.
  */
-int build_id_cache__add(const char *name, const char *file, const struct build_id *bid,
-			bool force);
+int build_id_cache__add(const char *name, const char *file, const struct build_id *bid, bool force);
 
 /*
  * Remove the entry of NAME with BID, the .build-id link when it points to

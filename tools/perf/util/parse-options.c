@@ -156,7 +156,8 @@ static int apply(const struct option *opt, int is_long, const char *value, int u
 		ret = -1;
 	} else if (!takes_value(opt) || unset) {
 		if (value && opt->type != OPTION_OPTARG) {
-			fprintf(stderr, "  Error: %s takes no value\n", opt_name(opt, is_long, &sb));
+			fprintf(stderr, "  Error: %s takes no value\n",
+				opt_name(opt, is_long, &sb));
 			ret = -1;
 		}
 	} else if (!value) {
@@ -238,7 +239,8 @@ int parse_options(int argc, const char **argv, const struct option *options,
 			const char *name = arg + 2, *eq = strchr(name, '=');
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 			int unset = 0, ambiguous = 0;
-			const struct option *opt = find_long(options, name, len, &unset, &ambiguous);
+			const struct option *opt =
+				find_long(options, name, len, &unset, &ambiguous);
 
 			if (!opt) {
 				fprintf(stderr, "  Error: %s option `%.*s'\n",

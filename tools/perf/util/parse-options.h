@@ -49,14 +49,45 @@ struct option {
 	const char *defval;
 };
 
-#define OPT_END() { .type = OPTION_END }
-#define OPT_BOOLEAN(s, l, v, h) { .type = OPTION_BOOLEAN, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
-#define OPT_INCR(s, l, v, h) { .type = OPTION_INCR, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
-#define OPT_STRING(s, l, v, a, h) { .type = OPTION_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
-#define OPT_STRING_LIST(s, l, v, a, h, f) { .type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .flags = (f) }
-#define OPT_INTEGER(s, l, v, a, h) { .type = OPTION_INTEGER, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
-#define OPT_OPTARG(s, l, v, a, h, d) { .type = OPTION_OPTARG, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .defval = (d) }
-#define OPT_CALLBACK(s, l, v, a, h, cb) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (cb) }
+#define OPT_END()                  \
+	{                          \
+		.type = OPTION_END \
+	}
+#define OPT_BOOLEAN(s, l, v, h)                                                            \
+	{                                                                                  \
+		.type = OPTION_BOOLEAN, .short_name = (s), .long_name = (l), .value = (v), \
+		.help = (h)                                                                \
+	}
+#define OPT_INCR(s, l, v, h)                                                            \
+	{                                                                               \
+		.type = OPTION_INCR, .short_name = (s), .long_name = (l), .value = (v), \
+		.help = (h)                                                             \
+	}
+#define OPT_STRING(s, l, v, a, h)                                                         \
+	{                                                                                 \
+		.type = OPTION_STRING, .short_name = (s), .long_name = (l), .value = (v), \
+		.argh = (a), .help = (h)                                                  \
+	}
+#define OPT_STRING_LIST(s, l, v, a, h, f)                                                      \
+	{                                                                                      \
+		.type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), .value = (v), \
+		.argh = (a), .help = (h), .flags = (f)                                         \
+	}
+#define OPT_INTEGER(s, l, v, a, h)                                                         \
+	{                                                                                  \
+		.type = OPTION_INTEGER, .short_name = (s), .long_name = (l), .value = (v), \
+		.argh = (a), .help = (h)                                                   \
+	}
+#define OPT_OPTARG(s, l, v, a, h, d)                                                      \
+	{                                                                                 \
+		.type = OPTION_OPTARG, .short_name = (s), .long_name = (l), .value = (v), \
+		.argh = (a), .help = (h), .defval = (d)                                   \
+	}
+#define OPT_CALLBACK(s, l, v, a, h, cb)                                                     \
+	{                                                                                   \
+		.type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
+		.argh = (a), .help = (h), .callback = (cb)                                  \
+	}
 
 /*
  * Parse argv[1..argc-1] against @options.  Non-option arguments are kept, in

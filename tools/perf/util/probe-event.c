@@ -169,8 +169,8 @@ static const char *find_toplevel(const char *s, char c, bool last)
 
 static bool is_basic_type_n(const char *t, size_t n)
 {
-	static const char *const named[] = {"string", "ustring", "char", "symbol", "symstr"};
-	static const char *const bits[] = {"8", "16", "32", "64"};
+	static const char *const named[] = { "string", "ustring", "char", "symbol", "symstr" };
+	static const char *const bits[] = { "8", "16", "32", "64" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
 		if (strlen(named[i]) == n && !strncmp(named[i], t, n))
@@ -243,7 +243,7 @@ static bool is_valid_type(const char *t)
 
 static bool is_special_var(const char *v)
 {
-	static const char *const names[] = {"$retval", "$params", "$vars", "$comm", "$stack"};
+	static const char *const names[] = { "$retval", "$params", "$vars", "$comm", "$stack" };
 	unsigned long n;
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
@@ -1306,7 +1306,9 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 	if (nsyms <= 0) {
 		free(syms);
 		pr_err("Error: Failed to find symbol %s in %s\n", pp->function,
-		       t->path ? t->path : t->module ? t->module : "the kernel");
+		       t->path	   ? t->path
+		       : t->module ? t->module
+				   : "the kernel");
 		return -ENOENT;
 	}
 	if (nsyms > probe_conf.max_probes) {
@@ -1363,7 +1365,10 @@ static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
 	if (perf_probe_event_need_dwarf(pev)) {
 		spec = synthesize_perf_probe_command(pev);
 		pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available\n",
-		       spec, t.path ? t.path : t.module ? t.module : "the kernel");
+		       spec,
+		       t.path	  ? t.path
+		       : t.module ? t.module
+				  : "the kernel");
 		free(spec);
 		probe_target__clear(&t);
 		return -ENODATA;
@@ -1499,9 +1504,8 @@ static int probe_batch__write(struct probe_batch *b, bool uprobes)
 	if (ret)
 		pr_err("Error: Failed to add event %s:%s (%s): %s%s%s\n",
 		       failed >= 0 ? b->tevs[failed].group : "?",
-		       failed >= 0 ? b->tevs[failed].event : "?",
-		       failed >= 0 ? lines[failed] : "", strerror(-ret), reason.len ? ": " : "",
-		       reason.buf);
+		       failed >= 0 ? b->tevs[failed].event : "?", failed >= 0 ? lines[failed] : "",
+		       strerror(-ret), reason.len ? ": " : "", reason.buf);
 out:
 	for (int i = 0; i < b->ntevs; i++)
 		free(lines[i]);
@@ -1700,7 +1704,8 @@ int del_perf_probe_events(const char *const *filters, int nr)
 		for (int up = 0; up < 2 && !ret; up++) {
 			char **removed = NULL, *busy = NULL;
 			int nr_removed = 0;
-			int n = probe_file__del_events(up, filters[i], &removed, &nr_removed, &busy);
+			int n = probe_file__del_events(up, filters[i], &removed, &nr_removed,
+						       &busy);
 
 			if (nr_removed > 1)
 				qsort(removed, nr_removed, sizeof(*removed), cmp_strings);

@@ -38,9 +38,9 @@ struct perf_probe_point {
 /* One step of a member chain: "->name", ".name" or "[index]". */
 struct perf_probe_arg_field {
 	struct perf_probe_arg_field *next;
-	char *name;  /* the member's name, or "[N]" for an index */
-	long index;  /* the index, for "[N]" */
-	bool ref;    /* reached through "->" (a pointer), not "." */
+	char *name; /* the member's name, or "[N]" for an index */
+	long index; /* the index, for "[N]" */
+	bool ref;   /* reached through "->" (a pointer), not "." */
 };
 
 /* One argument, as written: [NAME=]VAR[->FIELD...][:TYPE] */
@@ -54,14 +54,14 @@ struct perf_probe_arg {
 };
 
 struct perf_probe_event {
-	char *event;		       /* EVENT, or NULL: named later */
-	char *group;		       /* GROUP, or NULL: the default */
+	char *event; /* EVENT, or NULL: named later */
+	char *group; /* GROUP, or NULL: the default */
 	struct perf_probe_point point;
 	int nargs;
 	struct perf_probe_arg *args;
-	bool uprobes;		       /* a user-space target (-x) */
-	char *target;		       /* -x executable or -m module, owned */
-	bool sdt;		       /* %[GROUP:]EVENT: a cached or SDT event */
+	bool uprobes; /* a user-space target (-x) */
+	char *target; /* -x executable or -m module, owned */
+	bool sdt;     /* %[GROUP:]EVENT: a cached or SDT event */
 };
 
 /*

@@ -17,7 +17,10 @@ struct strbuf {
 };
 
 extern char strbuf_slopbuf[];
-#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+#define STRBUF_INIT                  \
+	{                            \
+		0, 0, strbuf_slopbuf \
+	}
 
 /* Prepare @sb for use with room for @hint bytes. */
 void strbuf_init(struct strbuf *sb, size_t hint);

@@ -130,7 +130,7 @@ static struct strfilter_node *parse_or(struct sf_parser *ps)
 
 struct strfilter *strfilter__new(const char *rules, const char **err)
 {
-	struct sf_parser ps = {.p = rules, .err = NULL};
+	struct sf_parser ps = { .p = rules, .err = NULL };
 	struct strfilter_node *root = parse_or(&ps);
 	struct strfilter *filter;
 

@@ -336,7 +336,7 @@ static void free_syms(struct elf_symbol *syms, int nr)
 int symbol_elf__load(const char *path, struct symbol_elf **out)
 {
 	struct symbol_elf *se;
-	struct sym_vec sv = {0};
+	struct sym_vec sv = { 0 };
 	char real[PATH_MAX];
 	GElf_Ehdr ehdr;
 	GElf_Shdr shdr;
@@ -402,7 +402,7 @@ out:
 
 int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out)
 {
-	struct sym_vec sv = {0};
+	struct sym_vec sv = { 0 };
 	struct symbol_elf *se;
 	char *line = NULL;
 	size_t sz = 0;

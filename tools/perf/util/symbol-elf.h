@@ -26,7 +26,7 @@ struct elf_symbol {
 	uint64_t size;
 	unsigned char bind; /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
 	unsigned char type; /* STT_FUNC, STT_GNU_IFUNC, STT_OBJECT, STT_NOTYPE */
-	bool plt; /* a synthesized PLT entry */
+	bool plt;	    /* a synthesized PLT entry */
 };
 
 /* A PT_LOAD program header. */

@@ -140,7 +140,7 @@ static void test_accepts_a_last_note_without_its_trailing_padding(void)
  */
 static void test_skips_a_gnu_property_note_padded_to_8_bytes(void)
 {
-	static const unsigned char prop[12] = {0x02, 0x00, 0x00, 0xc0, 0x04, 0, 0, 0, 0x03};
+	static const unsigned char prop[12] = { 0x02, 0x00, 0x00, 0xc0, 0x04, 0, 0, 0, 0x03 };
 	struct notes n;
 	struct build_id bid;
 
@@ -155,7 +155,7 @@ static void test_skips_a_gnu_property_note_padded_to_8_bytes(void)
 /* A longer name moves the descriptor differently with 4 and 8 alignment. */
 static void test_skips_a_note_of_type_3_that_is_not_gnu(void)
 {
-	static const unsigned char sdt[20] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+	static const unsigned char sdt[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 };
 	struct build_id bid;
 	struct notes n;
 
@@ -170,7 +170,7 @@ static void test_skips_a_note_of_type_3_that_is_not_gnu(void)
 
 static void test_reads_notes_of_the_other_byte_order_when_told_to_swap(void)
 {
-	static const unsigned char prop[16] = {0xc0, 0x00, 0x00, 0x02, 0, 0, 0, 4, 0, 0, 0, 3};
+	static const unsigned char prop[16] = { 0xc0, 0x00, 0x00, 0x02, 0, 0, 0, 4, 0, 0, 0, 3 };
 	struct notes n;
 	struct build_id bid;
 
@@ -199,7 +199,7 @@ static void test_takes_a_build_id_shorter_than_20_bytes(void)
 
 static void test_returns_enodata_without_a_build_id_note(void)
 {
-	static const unsigned char prop[16] = {0x02, 0x00, 0x00, 0xc0, 4, 0, 0, 0, 3};
+	static const unsigned char prop[16] = { 0x02, 0x00, 0x00, 0xc0, 4, 0, 0, 0, 3 };
 	struct notes n;
 	struct build_id bid;
 
@@ -336,7 +336,7 @@ static char *root_path(const char *rest)
 
 static void test_names_the_cache_entry_and_its_link(void)
 {
-	struct build_id bid = {.size = 20};
+	struct build_id bid = { .size = 20 };
 	char *dir, *link, *want;
 
 	memcpy(bid.data, bid20, 20);
@@ -374,7 +374,7 @@ static void write_file(const char *path, const char *text)
 
 static void test_adds_lists_and_removes_an_entry_leaving_no_trace(void)
 {
-	struct build_id bid = {.size = 20};
+	struct build_id bid = { .size = 20 };
 	struct build_id_cache_entry *entries;
 	char file[] = "/tmp/perf-unit-file.XXXXXX", target[PATH_MAX];
 	char *link, *dir, *elf, *probes, **names;
@@ -442,7 +442,7 @@ static void test_adds_lists_and_removes_an_entry_leaving_no_trace(void)
 /* Two names, one build-id: one link, to the last added, but two entries. */
 static void test_lists_every_entry_even_without_a_link(void)
 {
-	struct build_id bid = {.size = 20};
+	struct build_id bid = { .size = 20 };
 	struct build_id_cache_entry *entries;
 	char file[] = "/tmp/perf-unit-file.XXXXXX";
 	int fd, nr;

@@ -159,7 +159,7 @@ static void test_event_names_are_group_colon_event(void)
 
 static void test_added_lines_are_written_one_per_line(void)
 {
-	char *lines[] = {"p:g/a /bin/x:0x10", "r:g/b /bin/x:0x20"}, *text;
+	char *lines[] = { "p:g/a /bin/x:0x10", "r:g/b /bin/x:0x20" }, *text;
 	int fd;
 
 	set_events("");
@@ -174,8 +174,8 @@ static void test_added_lines_are_written_one_per_line(void)
 
 static void test_a_rejected_line_undoes_the_lines_before_it(void)
 {
-	char *lines[] = {"p:g/a /bin/x:0x10", "p:g/b /bin/x:0x20", "p:g/c /bin/x:0x30 v=%zz",
-			 "p:g/d /bin/x:0x40"},
+	char *lines[] = { "p:g/a /bin/x:0x10", "p:g/b /bin/x:0x20", "p:g/c /bin/x:0x30 v=%zz",
+			  "p:g/d /bin/x:0x40" },
 	     *text;
 	struct strbuf reason = STRBUF_INIT;
 	int fd, failed = -1;
@@ -194,7 +194,7 @@ static void test_a_rejected_line_undoes_the_lines_before_it(void)
 
 static void test_a_stale_error_log_entry_is_not_quoted(void)
 {
-	char *lines[] = {"p:g/a /bin/x:0x10"};
+	char *lines[] = { "p:g/a /bin/x:0x10" };
 	struct strbuf reason = STRBUF_INIT;
 	int fd;
 
@@ -250,7 +250,7 @@ static void test_an_enabled_event_is_not_deleted_and_named(void)
 
 static void test_unique_names_follow_perf_force_suffixes(void)
 {
-	char *existing[] = {"probe_t:work", "probe_t:work_1", "other:main", "main_x"};
+	char *existing[] = { "probe_t:work", "probe_t:work_1", "other:main", "main_x" };
 	char *name;
 	int err = 0;
 
@@ -289,7 +289,7 @@ static void test_the_blacklist_is_found_beside_tracing(void)
 	static const char text[] = "0xffffffff81000000-0xffffffff81000010\tdo_one\n"
 				   "garbage\n"
 				   "0xffffffff82000000-0xffffffff82000100\tdo_two\n";
-	struct kprobe_blacklist bl = {0};
+	struct kprobe_blacklist bl = { 0 };
 	char *kdir = path_join(base, "kprobes"), *file = path_join(kdir, "blacklist");
 	const struct kprobe_blacklist_entry *e;
 
@@ -325,7 +325,7 @@ static void test_readme_features_are_found_by_glob(void)
 
 static void test_add_events_opens_the_file_itself(void)
 {
-	char *lines[] = {"p:g/a /bin/x:0x10"}, *text;
+	char *lines[] = { "p:g/a /bin/x:0x10" }, *text;
 
 	set_events("");
 	CHECK_INT(probe_file__add_events(true, lines, 1, NULL, NULL), ==, 0);

@@ -99,62 +99,62 @@ struct spec_case {
 };
 
 static const struct spec_case good_specs[] = {
-	{.spec = "main", .function = "main"},
-	{.spec = "f+4", .function = "f", .offset = 4},
-	{.spec = "f+0x10", .function = "f", .offset = 16, .synth = "f+16"},
-	{.spec = "f%return", .function = "f", .retprobe = true},
-	{.spec = "f:3", .function = "f", .line = 3},
-	{.spec = "f:0", .function = "f", .synth = "f"},
-	{.spec = "f@a.c", .function = "f", .file = "a.c"},
-	{.spec = "f@/tmp/sp/a.c", .function = "f", .file = "/tmp/sp/a.c"},
-	{.spec = "f@a.c:2", .function = "f", .file = "a.c", .line = 2, .synth = "f:2@a.c"},
-	{.spec = "f:2@a.c", .function = "f", .file = "a.c", .line = 2},
-	{.spec = "f@a.c+4", .function = "f", .file = "a.c", .offset = 4, .synth = "f+4@a.c"},
-	{.spec = "f@a.c%return",
-	 .function = "f",
-	 .file = "a.c",
-	 .retprobe = true,
-	 .synth = "f%return@a.c"},
-	{.spec = "f@a.c;r+=", .function = "f", .file = "a.c", .lazy = "r+="},
-	{.spec = "f;r", .function = "f", .lazy = "r"},
-	{.spec = "f;p%return", .function = "f", .lazy = "p%return"},
-	{.spec = "f;x:3", .function = "f", .lazy = "x:3"},
-	{.spec = "f;a=b", .function = "f", .lazy = "a=b"},
-	{.spec = "a.c:4", .file = "a.c", .line = 4},
-	{.spec = "src/a.c:4", .file = "src/a.c", .line = 4},
-	{.spec = "a.c;r+=", .file = "a.c", .lazy = "r+="},
-	{.spec = "a.c;*", .file = "a.c", .lazy = "*"},
-	{.spec = "f.isra.0", .function = "f.isra.0"},
-	{.spec = "f.isra.0+8", .function = "f.isra.0", .offset = 8},
-	{.spec = "Py*", .function = "Py*"},
-	{.spec = "vfs_rea?", .function = "vfs_rea?"},
-	{.spec = "0x1139", .abs = 0x1139},
-	{.spec = "0xABC", .abs = 0xabc, .synth = "0xabc"},
-	{.spec = "0x1139%return", .abs = 0x1139, .retprobe = true},
-	{.spec = "ev=0x1139", .event = "ev", .abs = 0x1139},
-	{.spec = "ev=f", .event = "ev", .function = "f"},
-	{.spec = "grp:ev=f", .group = "grp", .event = "ev", .function = "f"},
-	{.spec = "p:ev=f", .group = "p", .event = "ev", .function = "f"},
-	{.spec = "_g1:e_2=f:3", .group = "_g1", .event = "e_2", .function = "f", .line = 3},
-	{.spec = "grp:ev=a.c:10", .group = "grp", .event = "ev", .file = "a.c", .line = 10},
-	{.spec = "%sdt_libc:setjmp", .group = "sdt_libc", .event = "setjmp", .sdt = true},
-	{.spec = "%cached", .event = "cached", .sdt = true},
-	{.spec = "%sdt_libc:*", .group = "sdt_libc", .event = "*", .sdt = true},
-	{.spec = "sdt_libc:setjmp",
-	 .group = "sdt_libc",
-	 .event = "setjmp",
-	 .sdt = true,
-	 .synth = "%sdt_libc:setjmp"},
-	{.spec = "f x y z", .function = "f", .nargs = 3},
-	{.spec = "  f\t x  ", .function = "f", .nargs = 1, .synth = "f x"},
-	{.spec = "f%return $retval", .function = "f", .retprobe = true, .nargs = 1},
+	{ .spec = "main", .function = "main" },
+	{ .spec = "f+4", .function = "f", .offset = 4 },
+	{ .spec = "f+0x10", .function = "f", .offset = 16, .synth = "f+16" },
+	{ .spec = "f%return", .function = "f", .retprobe = true },
+	{ .spec = "f:3", .function = "f", .line = 3 },
+	{ .spec = "f:0", .function = "f", .synth = "f" },
+	{ .spec = "f@a.c", .function = "f", .file = "a.c" },
+	{ .spec = "f@/tmp/sp/a.c", .function = "f", .file = "/tmp/sp/a.c" },
+	{ .spec = "f@a.c:2", .function = "f", .file = "a.c", .line = 2, .synth = "f:2@a.c" },
+	{ .spec = "f:2@a.c", .function = "f", .file = "a.c", .line = 2 },
+	{ .spec = "f@a.c+4", .function = "f", .file = "a.c", .offset = 4, .synth = "f+4@a.c" },
+	{ .spec = "f@a.c%return",
+	  .function = "f",
+	  .file = "a.c",
+	  .retprobe = true,
+	  .synth = "f%return@a.c" },
+	{ .spec = "f@a.c;r+=", .function = "f", .file = "a.c", .lazy = "r+=" },
+	{ .spec = "f;r", .function = "f", .lazy = "r" },
+	{ .spec = "f;p%return", .function = "f", .lazy = "p%return" },
+	{ .spec = "f;x:3", .function = "f", .lazy = "x:3" },
+	{ .spec = "f;a=b", .function = "f", .lazy = "a=b" },
+	{ .spec = "a.c:4", .file = "a.c", .line = 4 },
+	{ .spec = "src/a.c:4", .file = "src/a.c", .line = 4 },
+	{ .spec = "a.c;r+=", .file = "a.c", .lazy = "r+=" },
+	{ .spec = "a.c;*", .file = "a.c", .lazy = "*" },
+	{ .spec = "f.isra.0", .function = "f.isra.0" },
+	{ .spec = "f.isra.0+8", .function = "f.isra.0", .offset = 8 },
+	{ .spec = "Py*", .function = "Py*" },
+	{ .spec = "vfs_rea?", .function = "vfs_rea?" },
+	{ .spec = "0x1139", .abs = 0x1139 },
+	{ .spec = "0xABC", .abs = 0xabc, .synth = "0xabc" },
+	{ .spec = "0x1139%return", .abs = 0x1139, .retprobe = true },
+	{ .spec = "ev=0x1139", .event = "ev", .abs = 0x1139 },
+	{ .spec = "ev=f", .event = "ev", .function = "f" },
+	{ .spec = "grp:ev=f", .group = "grp", .event = "ev", .function = "f" },
+	{ .spec = "p:ev=f", .group = "p", .event = "ev", .function = "f" },
+	{ .spec = "_g1:e_2=f:3", .group = "_g1", .event = "e_2", .function = "f", .line = 3 },
+	{ .spec = "grp:ev=a.c:10", .group = "grp", .event = "ev", .file = "a.c", .line = 10 },
+	{ .spec = "%sdt_libc:setjmp", .group = "sdt_libc", .event = "setjmp", .sdt = true },
+	{ .spec = "%cached", .event = "cached", .sdt = true },
+	{ .spec = "%sdt_libc:*", .group = "sdt_libc", .event = "*", .sdt = true },
+	{ .spec = "sdt_libc:setjmp",
+	  .group = "sdt_libc",
+	  .event = "setjmp",
+	  .sdt = true,
+	  .synth = "%sdt_libc:setjmp" },
+	{ .spec = "f x y z", .function = "f", .nargs = 3 },
+	{ .spec = "  f\t x  ", .function = "f", .nargs = 1, .synth = "f x" },
+	{ .spec = "f%return $retval", .function = "f", .retprobe = true, .nargs = 1 },
 };
 
 static void test_accepts_probe_definitions(void)
 {
 	for (size_t i = 0; i < sizeof(good_specs) / sizeof(good_specs[0]); i++) {
 		const struct spec_case *c = &good_specs[i];
-		struct perf_probe_event pev = {0};
+		struct perf_probe_event pev = { 0 };
 		char *s;
 		int ret;
 
@@ -189,7 +189,7 @@ static void test_accepts_probe_definitions(void)
 
 static void test_group_p_is_a_group_not_a_probe_type(void)
 {
-	struct perf_probe_event pev = {0};
+	struct perf_probe_event pev = { 0 };
 
 	CHECK_INT(parse_perf_probe_command("p:ev=f", &pev), ==, 0);
 	CHECK_STR(pev.group, "p");
@@ -199,7 +199,7 @@ static void test_group_p_is_a_group_not_a_probe_type(void)
 
 static void test_same_argument_name_twice_is_left_to_the_resolver(void)
 {
-	struct perf_probe_event pev = {0};
+	struct perf_probe_event pev = { 0 };
 
 	capture_begin();
 	CHECK_INT(parse_perf_probe_command("f a=1 a=2", &pev), <, 0);
@@ -221,81 +221,85 @@ struct arg_case {
 };
 
 static const struct arg_case good_args[] = {
-	{.arg = "v", .var = "v", .fields = ""},
-	{.arg = "x=v", .name = "x", .var = "v", .fields = ""},
-	{.arg = "p->x", .var = "p", .fields = "->x"},
-	{.arg = "p->n->arr[2]", .var = "p", .fields = "->n->arr[2]"},
-	{.arg = "s.a.b", .var = "s", .fields = ".a.b"},
-	{.arg = "x[1].y->z", .var = "x", .fields = "[1].y->z"},
-	{.arg = "len=req->len:u32", .name = "len", .var = "req", .type = "u32", .fields = "->len"},
-	{.arg = "r:s8", .var = "r", .type = "s8"},
-	{.arg = "r:s16", .var = "r", .type = "s16"},
-	{.arg = "r:s32", .var = "r", .type = "s32"},
-	{.arg = "r:s64", .var = "r", .type = "s64"},
-	{.arg = "r:u8", .var = "r", .type = "u8"},
-	{.arg = "r:u64", .var = "r", .type = "u64"},
-	{.arg = "r:x8", .var = "r", .type = "x8"},
-	{.arg = "r:x16", .var = "r", .type = "x16"},
-	{.arg = "r:x32", .var = "r", .type = "x32"},
-	{.arg = "r:x64", .var = "r", .type = "x64"},
-	{.arg = "r:string", .var = "r", .type = "string"},
-	{.arg = "r:ustring", .var = "r", .type = "ustring"},
-	{.arg = "r:char", .var = "r", .type = "char"},
-	{.arg = "r:symbol", .var = "r", .type = "symbol"},
-	{.arg = "file:%pD", .var = "file", .type = "%pD"},
-	{.arg = "d:%pd", .var = "d", .type = "%pd"},
-	{.arg = "r:b4@3/32", .var = "r", .type = "b4@3/32"},
-	{.arg = "r:b1@0/8", .var = "r", .type = "b1@0/8"},
-	{.arg = "r:b64@0/64", .var = "r", .type = "b64@0/64"},
-	{.arg = "r:s32[2]", .var = "r", .type = "s32[2]"},
-	{.arg = "r:string[3]", .var = "r", .type = "string[3]"},
-	{.arg = "x->y:u32[64]", .var = "x", .type = "u32[64]", .fields = "->y"},
-	{.arg = "$retval", .var = "$retval"},
-	{.arg = "$retval:u32", .var = "$retval", .type = "u32"},
-	{.arg = "$params", .var = "$params"},
-	{.arg = "$vars", .var = "$vars"},
-	{.arg = "x=$comm:string", .name = "x", .var = "$comm", .type = "string"},
-	{.arg = "$arg1", .var = "$arg1"},
-	{.arg = "$arg12", .var = "$arg12"},
-	{.arg = "$stack", .var = "$stack"},
-	{.arg = "$stack3", .var = "$stack3"},
-	{.arg = "%di", .var = "%di"},
-	{.arg = "x=%ax:u32", .name = "x", .var = "%ax", .type = "u32"},
-	{.arg = "%r15", .var = "%r15"},
-	{.arg = "%ip", .var = "%ip"},
-	{.arg = "%sp", .var = "%sp"},
-	{.arg = "%flags", .var = "%flags"},
-	{.arg = "@g", .var = "@g"},
-	{.arg = "@+0x10", .var = "@+0x10"},
-	{.arg = "@sym+8:u64", .var = "@sym+8", .type = "u64"},
-	{.arg = "+0(%di)", .var = "+0(%di)"},
-	{.arg = "-8(%sp)", .var = "-8(%sp)"},
-	{.arg = "+8(+0(%di)):u32", .var = "+8(+0(%di))", .type = "u32"},
-	{.arg = "+0(%di):string", .var = "+0(%di)", .type = "string"},
-	{.arg = "+u0(%di)", .var = "+u0(%di)"},
-	{.arg = "+0x10(@g)", .var = "+0x10(@g)"},
-	{.arg = "+0($stack)", .var = "+0($stack)"},
-	{.arg = "+0(%di)@user", .var = "+0(%di)", .fields = "", .user = true},
-	{.arg = "+0(%di):u64@user", .var = "+0(%di)", .type = "u64", .fields = "", .user = true},
-	{.arg = "v@user", .var = "v", .fields = "", .user = true},
-	{.arg = "v:u32@user", .var = "v", .type = "u32", .fields = "", .user = true},
-	{.arg = "v@user:u32",
-	 .var = "v",
-	 .type = "u32",
-	 .fields = "",
-	 .user = true,
-	 .synth = "v:u32@user"},
-	{.arg = "name=p->s:string@user",
-	 .name = "name",
-	 .var = "p",
-	 .type = "string",
-	 .fields = "->s",
-	 .user = true},
-	{.arg = "\"str\"", .var = "\"str\""},
-	{.arg = "s=\"a=b:c\":string", .name = "s", .var = "\"a=b:c\"", .type = "string"},
-	{.arg = "\\1", .var = "\\1"},
-	{.arg = "\\\"abc\":string", .var = "\\\"abc\"", .type = "string"},
-	{.arg = "v2=\\0x10:x64", .name = "v2", .var = "\\0x10", .type = "x64"},
+	{ .arg = "v", .var = "v", .fields = "" },
+	{ .arg = "x=v", .name = "x", .var = "v", .fields = "" },
+	{ .arg = "p->x", .var = "p", .fields = "->x" },
+	{ .arg = "p->n->arr[2]", .var = "p", .fields = "->n->arr[2]" },
+	{ .arg = "s.a.b", .var = "s", .fields = ".a.b" },
+	{ .arg = "x[1].y->z", .var = "x", .fields = "[1].y->z" },
+	{ .arg = "len=req->len:u32",
+	  .name = "len",
+	  .var = "req",
+	  .type = "u32",
+	  .fields = "->len" },
+	{ .arg = "r:s8", .var = "r", .type = "s8" },
+	{ .arg = "r:s16", .var = "r", .type = "s16" },
+	{ .arg = "r:s32", .var = "r", .type = "s32" },
+	{ .arg = "r:s64", .var = "r", .type = "s64" },
+	{ .arg = "r:u8", .var = "r", .type = "u8" },
+	{ .arg = "r:u64", .var = "r", .type = "u64" },
+	{ .arg = "r:x8", .var = "r", .type = "x8" },
+	{ .arg = "r:x16", .var = "r", .type = "x16" },
+	{ .arg = "r:x32", .var = "r", .type = "x32" },
+	{ .arg = "r:x64", .var = "r", .type = "x64" },
+	{ .arg = "r:string", .var = "r", .type = "string" },
+	{ .arg = "r:ustring", .var = "r", .type = "ustring" },
+	{ .arg = "r:char", .var = "r", .type = "char" },
+	{ .arg = "r:symbol", .var = "r", .type = "symbol" },
+	{ .arg = "file:%pD", .var = "file", .type = "%pD" },
+	{ .arg = "d:%pd", .var = "d", .type = "%pd" },
+	{ .arg = "r:b4@3/32", .var = "r", .type = "b4@3/32" },
+	{ .arg = "r:b1@0/8", .var = "r", .type = "b1@0/8" },
+	{ .arg = "r:b64@0/64", .var = "r", .type = "b64@0/64" },
+	{ .arg = "r:s32[2]", .var = "r", .type = "s32[2]" },
+	{ .arg = "r:string[3]", .var = "r", .type = "string[3]" },
+	{ .arg = "x->y:u32[64]", .var = "x", .type = "u32[64]", .fields = "->y" },
+	{ .arg = "$retval", .var = "$retval" },
+	{ .arg = "$retval:u32", .var = "$retval", .type = "u32" },
+	{ .arg = "$params", .var = "$params" },
+	{ .arg = "$vars", .var = "$vars" },
+	{ .arg = "x=$comm:string", .name = "x", .var = "$comm", .type = "string" },
+	{ .arg = "$arg1", .var = "$arg1" },
+	{ .arg = "$arg12", .var = "$arg12" },
+	{ .arg = "$stack", .var = "$stack" },
+	{ .arg = "$stack3", .var = "$stack3" },
+	{ .arg = "%di", .var = "%di" },
+	{ .arg = "x=%ax:u32", .name = "x", .var = "%ax", .type = "u32" },
+	{ .arg = "%r15", .var = "%r15" },
+	{ .arg = "%ip", .var = "%ip" },
+	{ .arg = "%sp", .var = "%sp" },
+	{ .arg = "%flags", .var = "%flags" },
+	{ .arg = "@g", .var = "@g" },
+	{ .arg = "@+0x10", .var = "@+0x10" },
+	{ .arg = "@sym+8:u64", .var = "@sym+8", .type = "u64" },
+	{ .arg = "+0(%di)", .var = "+0(%di)" },
+	{ .arg = "-8(%sp)", .var = "-8(%sp)" },
+	{ .arg = "+8(+0(%di)):u32", .var = "+8(+0(%di))", .type = "u32" },
+	{ .arg = "+0(%di):string", .var = "+0(%di)", .type = "string" },
+	{ .arg = "+u0(%di)", .var = "+u0(%di)" },
+	{ .arg = "+0x10(@g)", .var = "+0x10(@g)" },
+	{ .arg = "+0($stack)", .var = "+0($stack)" },
+	{ .arg = "+0(%di)@user", .var = "+0(%di)", .fields = "", .user = true },
+	{ .arg = "+0(%di):u64@user", .var = "+0(%di)", .type = "u64", .fields = "", .user = true },
+	{ .arg = "v@user", .var = "v", .fields = "", .user = true },
+	{ .arg = "v:u32@user", .var = "v", .type = "u32", .fields = "", .user = true },
+	{ .arg = "v@user:u32",
+	  .var = "v",
+	  .type = "u32",
+	  .fields = "",
+	  .user = true,
+	  .synth = "v:u32@user" },
+	{ .arg = "name=p->s:string@user",
+	  .name = "name",
+	  .var = "p",
+	  .type = "string",
+	  .fields = "->s",
+	  .user = true },
+	{ .arg = "\"str\"", .var = "\"str\"" },
+	{ .arg = "s=\"a=b:c\":string", .name = "s", .var = "\"a=b:c\"", .type = "string" },
+	{ .arg = "\\1", .var = "\\1" },
+	{ .arg = "\\\"abc\":string", .var = "\\\"abc\"", .type = "string" },
+	{ .arg = "v2=\\0x10:x64", .name = "v2", .var = "\\0x10", .type = "x64" },
 };
 
 static void field_chain_text(struct strbuf *sb, const struct perf_probe_arg *pa)
@@ -312,7 +316,7 @@ static void test_accepts_arguments(void)
 {
 	for (size_t i = 0; i < sizeof(good_args) / sizeof(good_args[0]); i++) {
 		const struct arg_case *c = &good_args[i];
-		struct perf_probe_arg pa = {0};
+		struct perf_probe_arg pa = { 0 };
 		struct strbuf chain = STRBUF_INIT;
 		char *s;
 		int ret = parse_perf_probe_arg(c->arg, &pa);
@@ -339,7 +343,7 @@ static void test_accepts_arguments(void)
 
 static void test_array_index_field_has_its_number(void)
 {
-	struct perf_probe_arg pa = {0};
+	struct perf_probe_arg pa = { 0 };
 
 	CHECK_INT(parse_perf_probe_arg("a[12]->b", &pa), ==, 0);
 	CHECK_STR(pa.field->name, "[12]");
@@ -363,91 +367,92 @@ static char long_event[80];
 static char many_args[1024];
 
 static const struct bad_case bad_specs[] = {
-	{"", "Empty probe definition"},
-	{"   ", "Empty probe definition"},
-	{"=x", "'' is bad for event name"},
-	{"1ev=f", "'1ev' is bad for event name"},
-	{"ev-1=f", "'ev-1' is bad for event name"},
-	{"g1:g2:ev=f", "'g2:ev' is bad for event name"},
-	{"grp:=f", "'' is bad for event name"},
-	{":ev=f", "'' is bad for group name"},
-	{"g-x:ev=f", "'g-x' is bad for group name"},
-	{long_event, "is too long for an event name"},
-	{"ev=", "No probe point after '=' in 'ev='"},
-	{"a b=c=d", "'=d'"},
-	{"f%retur", "'%retur' is not a valid probe point suffix in 'f%retur'"},
-	{"f%", "'%' is not a valid probe point suffix in 'f%'"},
-	{"f%returnx", "'%returnx' is not a valid probe point suffix"},
-	{"f%return%return", "'%return' given twice"},
-	{"f@", "'@' needs a source file name in 'f@'"},
-	{"f@a.c@b.c", "SRC@SRC is not allowed: '@b.c' in 'f@a.c@b.c'"},
-	{"f:", "':' needs a line number in 'f:'"},
-	{"f+", "'+' needs an offset in 'f+'"},
-	{"f;", "';' needs a lazy pattern in 'f;'"},
-	{"+0x", "There is non-digit character in offset '+0x' in '+0x'"},
-	{"+4", "No function or source file name in '+4'"},
-	{"f+abc", "There is non-digit character in offset '+abc'"},
-	{"f+-4", "There is non-digit character in offset '+-4'"},
-	{"f:abc", "There is non-digit char in line number ':abc'"},
-	{"f:3:4", "Line number given twice: ':4'"},
-	{"f+4+4", "Offset given twice: '+4'"},
-	{"f:3+4", "Offset can't be used with line number in 'f:3+4'"},
-	{"f+4:3", "Offset can't be used with line number in 'f+4:3'"},
-	{"f%return:3", "Offset/Line/Lazy pattern can't be used with return probe in 'f%return:3'"},
-	{"f+4%return", "can't be used with return probe in 'f+4%return'"},
-	{"f%return+4", "can't be used with return probe in 'f%return+4'"},
-	{"f%return;x", "can't be used with return probe in 'f%return;x'"},
-	{"a.c:4%return", "can't be used with return probe in 'a.c:4%return'"},
-	{"f+4;x", "Lazy pattern can't be used with offset in 'f+4;x'"},
-	{"f:3;x", "Lazy pattern can't be used with line number in 'f:3;x'"},
-	{"a.c:0", "File always requires line number or lazy pattern: 'a.c:0'"},
-	{"f-x", "'f-x' is not a valid function name in 'f-x'"},
-	{"0x", "Invalid absolute address '0x'"},
-	{"0xzz", "Invalid absolute address '0xzz'"},
-	{"0x1139+4", "Invalid absolute address '0x1139+4'"},
-	{"%", "'' is bad for event name in '%'"},
-	{"%a-b", "'a-b' is bad for event name"},
-	{"%g-x:e", "'g-x' is bad for group name"},
-	{"%sdt_libc:setjmp x", "takes no arguments: 'x'"},
-	{"f %zz", "'%zz' is not a register of x86_64 in '%zz'"},
-	{"f %eax", "'%eax' is not a register of x86_64"},
-	{"f %al", "'%al' is not a register of x86_64"},
-	{"f %", "'%' is not a register"},
-	{"f +0(%zz)", "'%zz' is not a register of x86_64 in '+0(%zz)'"},
-	{"f r:s7", "'s7' is not a valid type in 'r:s7'"},
-	{"f r:b40@3/32", "'b40@3/32' is not a valid type in 'r:b40@3/32'"},
-	{"f r:b4@3", "'b4@3' is not a valid type"},
-	{"f r:b0@0/32", "'b0@0/32' is not a valid type"},
-	{"f r:b4@3/24", "'b4@3/24' is not a valid type"},
-	{"f r:u", "'u' is not a valid type"},
-	{"f r:y", "'y' is not a valid type"},
-	{"f r:%px", "'%px' is not a valid type"},
-	{"f r:", "'' is not a valid type in 'r:'"},
-	{"f r:u32[0]", "'u32[0]' is not a valid type"},
-	{"f r:u32[65]", "'u32[65]' is not a valid type"},
-	{"f r:u32[", "'u32[' is not a valid type"},
-	{"f r:b4@3/32[2]", "'b4@3/32[2]' is not a valid type"},
-	{"f x=", "No variable or value in 'x='"},
-	{"f =x", "'' is bad for argument name in '=x'"},
-	{"f 1a=x", "'1a' is bad for argument name in '1a=x'"},
-	{"f x[", "Array index must be a number: '[' in 'x['"},
-	{"f x[a]", "Array index must be a number: '[a]' in 'x[a]'"},
-	{"f x->", "'->' needs a member name in 'x->'"},
-	{"f x.", "'.' needs a member name in 'x.'"},
-	{"f x->1", "'->' needs a member name in 'x->1'"},
-	{"f x@usr", "'@usr' is not a valid member access in 'x@usr'"},
-	{"f $retvalx", "'$retvalx' is not a special variable"},
-	{"f $arg0", "'$arg0' is not a special variable"},
-	{"f $", "'$' is not a special variable"},
-	{"f 1x", "'1x' is not a variable, register or fetcharg in '1x'"},
-	{"f +0(%di", "'+0(%di' is not a variable, register or fetcharg"},
-	{"f +x(%di)", "'+x(%di)' is not a variable, register or fetcharg"},
-	{"f +0()", "'' is not a variable, register or fetcharg in '+0()'"},
-	{"f @", "'@' is not a variable, register or fetcharg"},
-	{"f \\", "'\\' is not a variable, register or fetcharg"},
-	{"f \"abc", "'\"abc' is not a variable, register or fetcharg"},
-	{long_spec, "Probe definition is too long (5000 characters, at most 4096)"},
-	{many_args, "Too many probe arguments (129 > 128)"},
+	{ "", "Empty probe definition" },
+	{ "   ", "Empty probe definition" },
+	{ "=x", "'' is bad for event name" },
+	{ "1ev=f", "'1ev' is bad for event name" },
+	{ "ev-1=f", "'ev-1' is bad for event name" },
+	{ "g1:g2:ev=f", "'g2:ev' is bad for event name" },
+	{ "grp:=f", "'' is bad for event name" },
+	{ ":ev=f", "'' is bad for group name" },
+	{ "g-x:ev=f", "'g-x' is bad for group name" },
+	{ long_event, "is too long for an event name" },
+	{ "ev=", "No probe point after '=' in 'ev='" },
+	{ "a b=c=d", "'=d'" },
+	{ "f%retur", "'%retur' is not a valid probe point suffix in 'f%retur'" },
+	{ "f%", "'%' is not a valid probe point suffix in 'f%'" },
+	{ "f%returnx", "'%returnx' is not a valid probe point suffix" },
+	{ "f%return%return", "'%return' given twice" },
+	{ "f@", "'@' needs a source file name in 'f@'" },
+	{ "f@a.c@b.c", "SRC@SRC is not allowed: '@b.c' in 'f@a.c@b.c'" },
+	{ "f:", "':' needs a line number in 'f:'" },
+	{ "f+", "'+' needs an offset in 'f+'" },
+	{ "f;", "';' needs a lazy pattern in 'f;'" },
+	{ "+0x", "There is non-digit character in offset '+0x' in '+0x'" },
+	{ "+4", "No function or source file name in '+4'" },
+	{ "f+abc", "There is non-digit character in offset '+abc'" },
+	{ "f+-4", "There is non-digit character in offset '+-4'" },
+	{ "f:abc", "There is non-digit char in line number ':abc'" },
+	{ "f:3:4", "Line number given twice: ':4'" },
+	{ "f+4+4", "Offset given twice: '+4'" },
+	{ "f:3+4", "Offset can't be used with line number in 'f:3+4'" },
+	{ "f+4:3", "Offset can't be used with line number in 'f+4:3'" },
+	{ "f%return:3",
+	  "Offset/Line/Lazy pattern can't be used with return probe in 'f%return:3'" },
+	{ "f+4%return", "can't be used with return probe in 'f+4%return'" },
+	{ "f%return+4", "can't be used with return probe in 'f%return+4'" },
+	{ "f%return;x", "can't be used with return probe in 'f%return;x'" },
+	{ "a.c:4%return", "can't be used with return probe in 'a.c:4%return'" },
+	{ "f+4;x", "Lazy pattern can't be used with offset in 'f+4;x'" },
+	{ "f:3;x", "Lazy pattern can't be used with line number in 'f:3;x'" },
+	{ "a.c:0", "File always requires line number or lazy pattern: 'a.c:0'" },
+	{ "f-x", "'f-x' is not a valid function name in 'f-x'" },
+	{ "0x", "Invalid absolute address '0x'" },
+	{ "0xzz", "Invalid absolute address '0xzz'" },
+	{ "0x1139+4", "Invalid absolute address '0x1139+4'" },
+	{ "%", "'' is bad for event name in '%'" },
+	{ "%a-b", "'a-b' is bad for event name" },
+	{ "%g-x:e", "'g-x' is bad for group name" },
+	{ "%sdt_libc:setjmp x", "takes no arguments: 'x'" },
+	{ "f %zz", "'%zz' is not a register of x86_64 in '%zz'" },
+	{ "f %eax", "'%eax' is not a register of x86_64" },
+	{ "f %al", "'%al' is not a register of x86_64" },
+	{ "f %", "'%' is not a register" },
+	{ "f +0(%zz)", "'%zz' is not a register of x86_64 in '+0(%zz)'" },
+	{ "f r:s7", "'s7' is not a valid type in 'r:s7'" },
+	{ "f r:b40@3/32", "'b40@3/32' is not a valid type in 'r:b40@3/32'" },
+	{ "f r:b4@3", "'b4@3' is not a valid type" },
+	{ "f r:b0@0/32", "'b0@0/32' is not a valid type" },
+	{ "f r:b4@3/24", "'b4@3/24' is not a valid type" },
+	{ "f r:u", "'u' is not a valid type" },
+	{ "f r:y", "'y' is not a valid type" },
+	{ "f r:%px", "'%px' is not a valid type" },
+	{ "f r:", "'' is not a valid type in 'r:'" },
+	{ "f r:u32[0]", "'u32[0]' is not a valid type" },
+	{ "f r:u32[65]", "'u32[65]' is not a valid type" },
+	{ "f r:u32[", "'u32[' is not a valid type" },
+	{ "f r:b4@3/32[2]", "'b4@3/32[2]' is not a valid type" },
+	{ "f x=", "No variable or value in 'x='" },
+	{ "f =x", "'' is bad for argument name in '=x'" },
+	{ "f 1a=x", "'1a' is bad for argument name in '1a=x'" },
+	{ "f x[", "Array index must be a number: '[' in 'x['" },
+	{ "f x[a]", "Array index must be a number: '[a]' in 'x[a]'" },
+	{ "f x->", "'->' needs a member name in 'x->'" },
+	{ "f x.", "'.' needs a member name in 'x.'" },
+	{ "f x->1", "'->' needs a member name in 'x->1'" },
+	{ "f x@usr", "'@usr' is not a valid member access in 'x@usr'" },
+	{ "f $retvalx", "'$retvalx' is not a special variable" },
+	{ "f $arg0", "'$arg0' is not a special variable" },
+	{ "f $", "'$' is not a special variable" },
+	{ "f 1x", "'1x' is not a variable, register or fetcharg in '1x'" },
+	{ "f +0(%di", "'+0(%di' is not a variable, register or fetcharg" },
+	{ "f +x(%di)", "'+x(%di)' is not a variable, register or fetcharg" },
+	{ "f +0()", "'' is not a variable, register or fetcharg in '+0()'" },
+	{ "f @", "'@' is not a variable, register or fetcharg" },
+	{ "f \\", "'\\' is not a variable, register or fetcharg" },
+	{ "f \"abc", "'\"abc' is not a variable, register or fetcharg" },
+	{ long_spec, "Probe definition is too long (5000 characters, at most 4096)" },
+	{ many_args, "Too many probe arguments (129 > 128)" },
 };
 
 static void setup_long_specs(void)
@@ -469,7 +474,7 @@ static void test_rejects_bad_definitions_with_one_clear_line(void)
 	setup_long_specs();
 	for (size_t i = 0; i < sizeof(bad_specs) / sizeof(bad_specs[0]); i++) {
 		const struct bad_case *c = &bad_specs[i];
-		struct perf_probe_event pev = {0};
+		struct perf_probe_event pev = { 0 };
 		char *err, *nl;
 		int ret;
 
@@ -496,7 +501,7 @@ static void test_rejects_bad_definitions_with_one_clear_line(void)
 static void test_limits_are_inclusive(void)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct perf_probe_event pev = {0};
+	struct perf_probe_event pev = { 0 };
 
 	for (int i = 0; i < MAX_EVENT_NAME_LEN; i++)
 		strbuf_addch(&sb, 'e');
@@ -522,7 +527,7 @@ static void test_limits_are_inclusive(void)
 
 static void test_failed_parse_keeps_target(void)
 {
-	struct perf_probe_event pev = {0};
+	struct perf_probe_event pev = { 0 };
 
 	pev.target = strdup("/bin/true");
 	pev.uprobes = true;
@@ -554,7 +559,7 @@ static const char *const round_trips[] = {
 static void test_synthesized_text_parses_back_the_same(void)
 {
 	for (size_t i = 0; i < sizeof(round_trips) / sizeof(round_trips[0]); i++) {
-		struct perf_probe_event a = {0}, b = {0};
+		struct perf_probe_event a = { 0 }, b = { 0 };
 		char *s, *t;
 
 		CHECK_INT(parse_perf_probe_command(round_trips[i], &a), ==, 0);
@@ -569,7 +574,7 @@ static void test_synthesized_text_parses_back_the_same(void)
 		clear_perf_probe_event(&b);
 	}
 	for (size_t i = 0; i < sizeof(good_specs) / sizeof(good_specs[0]); i++) {
-		struct perf_probe_event a = {0}, b = {0};
+		struct perf_probe_event a = { 0 }, b = { 0 };
 		char *s;
 
 		if (parse_perf_probe_command(good_specs[i].spec, &a) < 0)
@@ -585,7 +590,7 @@ static void test_synthesized_text_parses_back_the_same(void)
 
 static void test_point_synthesis_is_what_perf_lists(void)
 {
-	struct perf_probe_point pp = {0};
+	struct perf_probe_point pp = { 0 };
 	char *s;
 
 	pp.function = "main";
@@ -613,23 +618,23 @@ static void test_need_dwarf(void)
 		const char *spec;
 		bool need;
 	} cases[] = {
-		{"f", false},
-		{"f+4", false},
-		{"f%return $retval", false},
-		{"0x1139 %di +0(%di):string @g $comm $arg1 \\1 \"s\"", false},
-		{"%sdt_libc:setjmp", false},
-		{"f:3", true},
-		{"f@a.c", true},
-		{"a.c:4", true},
-		{"f;x", true},
-		{"f v", true},
-		{"f $params", true},
-		{"f $vars", true},
-		{"f name=%di", false},
+		{ "f", false },
+		{ "f+4", false },
+		{ "f%return $retval", false },
+		{ "0x1139 %di +0(%di):string @g $comm $arg1 \\1 \"s\"", false },
+		{ "%sdt_libc:setjmp", false },
+		{ "f:3", true },
+		{ "f@a.c", true },
+		{ "a.c:4", true },
+		{ "f;x", true },
+		{ "f v", true },
+		{ "f $params", true },
+		{ "f $vars", true },
+		{ "f name=%di", false },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct perf_probe_event pev = {0};
+		struct perf_probe_event pev = { 0 };
 
 		CHECK_INT(parse_perf_probe_command(cases[i].spec, &pev), ==, 0);
 		if (perf_probe_event_need_dwarf(&pev) != cases[i].need)
@@ -659,10 +664,10 @@ static void test_c_func_names(void)
 
 static void test_arch_registers(void)
 {
-	static const char *const ok[] = {"ax",	"bx",  "cx", "dx",    "si",  "di",  "bp",
-					 "sp",	"r8",  "r9", "r10",   "r11", "r12", "r13",
-					 "r14", "r15", "ip", "flags", "cs",  "ss",  "orig_ax"};
-	static const char *const bad[] = {"eax", "al", "rax", "r16", "ds", "fs", "", "zz"};
+	static const char *const ok[] = { "ax",	 "bx",	"cx", "dx",    "si",  "di",  "bp",
+					  "sp",	 "r8",	"r9", "r10",   "r11", "r12", "r13",
+					  "r14", "r15", "ip", "flags", "cs",  "ss",  "orig_ax" };
+	static const char *const bad[] = { "eax", "al", "rax", "r16", "ds", "fs", "", "zz" };
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		CHECK(arch_regs__is_valid("x86_64", ok[i]));
@@ -686,44 +691,44 @@ struct trace_case {
 };
 
 static const struct trace_case trace_lines[] = {
-	{.line = "p:probe_a/main /tmp/a:0x1139"},
-	{"p:probe_a/main /tmp/a:0x0000000000001139 arg1=%di:s32",
-	 "p:probe_a/main /tmp/a:0x1139 arg1=%di:s32"},
-	{.line = "p:probe_a/main /tmp/a:0x1139 x=%di:s32"},
-	{.line = "r:probe_a/f__return /tmp/sp/a:0x1129 arg1=$retval"},
-	{"r:tst/y /bin/true:0x0000000000001000 arg1=$retval",
-	 "r:tst/y /bin/true:0x1000 arg1=$retval"},
-	{.line = "p:probe/vfs_read vfs_read+0 file=%di:u64"},
-	{.line = "r:probe/vfs_read__return vfs_read+0 ret=$retval:s64"},
-	{.line = "p:probe/x _text+1234"},
-	{.line = "p:probe/x vfs_read", .synth = "p:probe/x vfs_read+0"},
-	{.line = "r10:probe/x vfs_read+0", .synth = "r:probe/x vfs_read+0"},
-	{.line = "p:probe/x ext4:ext4_file_open+16 f=+0(%si):u64"},
-	{.line = "p:probe/x 0xffffffff81000000"},
-	{.line = "p:sdt_prov/ev /bin/prog:0x1139(0x4010)"},
-	{"p:sdt_prov/ev /bin/prog:0x0000000000001139(0x4010) arg1=+8(%sp):s64",
-	 "p:sdt_prov/ev /bin/prog:0x1139(0x4010) arg1=+8(%sp):s64"},
-	{.line = "p:g/e /bin/p:0x10 len=+8(+0(%di)):u32"},
-	{.line = "p:g/e /bin/p:0x10 s=+0(%di):string"},
-	{.line = "p:g/e /bin/p:0x10 @sym"},
-	{.line = "p:g/e /bin/p:0x10 a=@+0x10"},
-	{.line = "p:g/e /bin/p:0x10 $comm"},
-	{.line = "p:g/e /bin/p:0x10 u=+u0(%di):u64"},
-	{.line = "p:g/e /bin/p:0x10 u=+u8(+u0(%di))"},
-	{.line = "p:g/e /bin/p:0x10 b=%ax:b4@3/32"},
-	{.line = "p:g/e /bin/p:0x10 v=-24(%bp):x64 w=-28(%bp):s32"},
-	{.line = "p:g/e /bin/p:0x10 arr=+24(+8(-24(%bp))):s32"},
-	{.line = "p:g/e /bin/p:0x10 arg1=\\1"},
-	{.line = "p:g/e /bin/p:0x10 i=\\\"a=b:c\":string"},
-	{.line = "p:g/e /bin/p:0x10 a=+0(%di):u8[4]"},
-	{.line = "p:g/e /bin/my:prog:0x10"},
+	{ .line = "p:probe_a/main /tmp/a:0x1139" },
+	{ "p:probe_a/main /tmp/a:0x0000000000001139 arg1=%di:s32",
+	  "p:probe_a/main /tmp/a:0x1139 arg1=%di:s32" },
+	{ .line = "p:probe_a/main /tmp/a:0x1139 x=%di:s32" },
+	{ .line = "r:probe_a/f__return /tmp/sp/a:0x1129 arg1=$retval" },
+	{ "r:tst/y /bin/true:0x0000000000001000 arg1=$retval",
+	  "r:tst/y /bin/true:0x1000 arg1=$retval" },
+	{ .line = "p:probe/vfs_read vfs_read+0 file=%di:u64" },
+	{ .line = "r:probe/vfs_read__return vfs_read+0 ret=$retval:s64" },
+	{ .line = "p:probe/x _text+1234" },
+	{ .line = "p:probe/x vfs_read", .synth = "p:probe/x vfs_read+0" },
+	{ .line = "r10:probe/x vfs_read+0", .synth = "r:probe/x vfs_read+0" },
+	{ .line = "p:probe/x ext4:ext4_file_open+16 f=+0(%si):u64" },
+	{ .line = "p:probe/x 0xffffffff81000000" },
+	{ .line = "p:sdt_prov/ev /bin/prog:0x1139(0x4010)" },
+	{ "p:sdt_prov/ev /bin/prog:0x0000000000001139(0x4010) arg1=+8(%sp):s64",
+	  "p:sdt_prov/ev /bin/prog:0x1139(0x4010) arg1=+8(%sp):s64" },
+	{ .line = "p:g/e /bin/p:0x10 len=+8(+0(%di)):u32" },
+	{ .line = "p:g/e /bin/p:0x10 s=+0(%di):string" },
+	{ .line = "p:g/e /bin/p:0x10 @sym" },
+	{ .line = "p:g/e /bin/p:0x10 a=@+0x10" },
+	{ .line = "p:g/e /bin/p:0x10 $comm" },
+	{ .line = "p:g/e /bin/p:0x10 u=+u0(%di):u64" },
+	{ .line = "p:g/e /bin/p:0x10 u=+u8(+u0(%di))" },
+	{ .line = "p:g/e /bin/p:0x10 b=%ax:b4@3/32" },
+	{ .line = "p:g/e /bin/p:0x10 v=-24(%bp):x64 w=-28(%bp):s32" },
+	{ .line = "p:g/e /bin/p:0x10 arr=+24(+8(-24(%bp))):s32" },
+	{ .line = "p:g/e /bin/p:0x10 arg1=\\1" },
+	{ .line = "p:g/e /bin/p:0x10 i=\\\"a=b:c\":string" },
+	{ .line = "p:g/e /bin/p:0x10 a=+0(%di):u8[4]" },
+	{ .line = "p:g/e /bin/my:prog:0x10" },
 };
 
 static void test_trace_commands_round_trip(void)
 {
 	for (size_t i = 0; i < sizeof(trace_lines) / sizeof(trace_lines[0]); i++) {
 		const struct trace_case *c = &trace_lines[i];
-		struct probe_trace_event tev = {0}, tev2 = {0};
+		struct probe_trace_event tev = { 0 }, tev2 = { 0 };
 		char *s, *t;
 		int ret = parse_probe_trace_command(c->line, &tev);
 
@@ -746,7 +751,7 @@ static void test_trace_commands_round_trip(void)
 
 static void test_trace_command_fields(void)
 {
-	struct probe_trace_event tev = {0};
+	struct probe_trace_event tev = { 0 };
 	const struct probe_trace_arg_ref *ref;
 
 	CHECK_INT(parse_probe_trace_command("p:probe_a/main /tmp/a:0x0000000000001139(0x4010) "
@@ -811,7 +816,7 @@ static void test_rejects_bad_trace_commands(void)
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct probe_trace_event tev = {0};
+		struct probe_trace_event tev = { 0 };
 		int ret = parse_probe_trace_command(bad[i], &tev);
 
 		if (ret >= 0)
@@ -824,9 +829,9 @@ static void test_rejects_bad_trace_commands(void)
 
 static void test_trace_synthesis_from_fields(void)
 {
-	struct probe_trace_arg_ref inner = {0}, outer = {0};
-	struct probe_trace_arg arg = {0};
-	struct probe_trace_event tev = {0};
+	struct probe_trace_arg_ref inner = { 0 }, outer = { 0 };
+	struct probe_trace_arg arg = { 0 };
+	struct probe_trace_event tev = { 0 };
 	char *s;
 
 	inner.offset = 0;

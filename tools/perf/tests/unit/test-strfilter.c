@@ -67,7 +67,8 @@ static void test_syntax_errors_point_at_the_offending_character(void)
 		const char *rules;
 		int pos;
 	} bad[] = {
-		{"", 0}, {"a &", 3}, {"(a|b", 4}, {"a)", 1}, {"| a", 0}, {"!", 1}, {"a b", 2},
+		{ "", 0 },    { "a &", 3 }, { "(a|b", 4 }, { "a)", 1 },
+		{ "| a", 0 }, { "!", 1 },   { "a b", 2 },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -101,7 +101,7 @@ static void test_a_uprobe_point_has_the_mapped_file_offset(void)
 {
 	struct symbol_elf *se = load("/proc/self/exe");
 	const struct elf_symbol **syms = NULL;
-	struct probe_trace_point tp = {0};
+	struct probe_trace_point tp = { 0 };
 	uintptr_t p = (uintptr_t)symbol_elf_test_target;
 
 	if (!se || symbol_elf__find_name(se, "symbol_elf_test_target", &syms) != 1)
@@ -139,7 +139,7 @@ static void test_an_absolute_address_finds_its_symbol(void)
 {
 	struct symbol_elf *se = load("/proc/self/exe");
 	const struct elf_symbol **syms = NULL, *sym;
-	struct probe_trace_point tp = {0};
+	struct probe_trace_point tp = { 0 };
 
 	if (!se || symbol_elf__find_name(se, "symbol_elf_test_target", &syms) != 1)
 		goto out;
@@ -364,7 +364,7 @@ static void test_kallsyms_format_gives_sizes_and_kprobe_points(void)
 				   "ffffffffc0000000 t mod_func\t[mod]\n";
 	char *path = path_join(tmpdir, "kallsyms");
 	const struct elf_symbol **syms = NULL;
-	struct probe_trace_point tp = {0};
+	struct probe_trace_point tp = { 0 };
 	struct symbol_elf *se = NULL;
 
 	write_file_atomic(path, text, strlen(text), 0644);

@@ -15,7 +15,7 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
-static const char *const usage[] = {"test [<options>]", NULL};
+static const char *const usage[] = { "test [<options>]", NULL };
 
 /* The option values one parse fills in. */
 struct opts {
@@ -67,7 +67,7 @@ static void opts_clear(struct opts *o)
 
 static void test_parses_short_and_long_options(void)
 {
-	const char *args[] = {"-f", "--string", "x", "-n", "42", "--verbose", "-v", NULL};
+	const char *args[] = { "-f", "--string", "x", "-n", "42", "--verbose", "-v", NULL };
 	struct opts o;
 
 	CHECK_INT(parse(&o, args, NULL), ==, 0);
@@ -80,7 +80,7 @@ static void test_parses_short_and_long_options(void)
 
 static void test_takes_attached_and_equals_values(void)
 {
-	const char *args[] = {"-sfoo", "--number=7", "-n8", "--add=a", NULL};
+	const char *args[] = { "-sfoo", "--number=7", "-n8", "--add=a", NULL };
 	struct opts o;
 
 	CHECK_INT(parse(&o, args, NULL), ==, 0);
@@ -94,8 +94,8 @@ static void test_takes_attached_and_equals_values(void)
 
 static void test_bundles_short_flags_and_a_last_value(void)
 {
-	const char *args[] = {"-fvvs", "val", NULL};
-	const char *attached[] = {"-vfsval", NULL};
+	const char *args[] = { "-fvvs", "val", NULL };
+	const char *attached[] = { "-vfsval", NULL };
 	struct opts o;
 
 	CHECK_INT(parse(&o, args, NULL), ==, 0);
@@ -112,8 +112,8 @@ static void test_bundles_short_flags_and_a_last_value(void)
 
 static void test_negates_with_no_and_accepts_unique_prefixes(void)
 {
-	const char *args[] = {"--flag", "--no-flag", "--str", "s", "--no-string", NULL};
-	const char *prefix[] = {"--flag", "--verb", "--num=3", NULL};
+	const char *args[] = { "--flag", "--no-flag", "--str", "s", "--no-string", NULL };
+	const char *prefix[] = { "--flag", "--verb", "--num=3", NULL };
 	struct opts o;
 
 	CHECK_INT(parse(&o, args, NULL), ==, 0);
@@ -130,7 +130,7 @@ static void test_negates_with_no_and_accepts_unique_prefixes(void)
 
 static void test_splits_comma_lists_only_when_asked(void)
 {
-	const char *args[] = {"-a", "x,y", "--add", "z", "-a", "a,,b", "-p", "c,d", NULL};
+	const char *args[] = { "-a", "x,y", "--add", "z", "-a", "a,,b", "-p", "c,d", NULL };
 	struct opts o;
 
 	CHECK_INT(parse(&o, args, NULL), ==, 0);
@@ -150,7 +150,7 @@ static void test_splits_comma_lists_only_when_asked(void)
 
 static void test_keeps_non_options_and_stops_at_double_dash(void)
 {
-	const char *args[] = {"one", "-f", "two", "--", "-v", "--flag", NULL};
+	const char *args[] = { "one", "-f", "two", "--", "-v", "--flag", NULL };
 	const char **rest;
 	struct opts o;
 
@@ -167,14 +167,14 @@ static void test_keeps_non_options_and_stops_at_double_dash(void)
 
 static void test_fails_on_bad_options_with_minus_one(void)
 {
-	const char *unknown_long[] = {"--bogus", NULL};
-	const char *unknown_short[] = {"-fx", NULL};
-	const char *ambiguous[] = {"--fla", NULL}; /* --flag or --flat */
-	const char *missing[] = {"-s", NULL};
-	const char *bad_int[] = {"-n", "12abc", NULL};
-	const char *value_on_flag[] = {"--flag=1", NULL};
-	const char *negated_list[] = {"--no-add", NULL};
-	const char *help[] = {"-h", NULL};
+	const char *unknown_long[] = { "--bogus", NULL };
+	const char *unknown_short[] = { "-fx", NULL };
+	const char *ambiguous[] = { "--fla", NULL }; /* --flag or --flat */
+	const char *missing[] = { "-s", NULL };
+	const char *bad_int[] = { "-n", "12abc", NULL };
+	const char *value_on_flag[] = { "--flag=1", NULL };
+	const char *negated_list[] = { "--no-add", NULL };
+	const char *help[] = { "-h", NULL };
 	struct opts o;
 	int saved, null;
 
@@ -340,7 +340,7 @@ static bool only_txt(const char *dir, const char *name, unsigned char d_type)
 
 static void test_lists_a_directory_sorted_and_filtered(void)
 {
-	static const char *files[] = {"b.txt", "a", ".hidden", "c.txt", "B"};
+	static const char *files[] = { "b.txt", "a", ".hidden", "c.txt", "B" };
 	char *dir = tmp_path("ls"), **names;
 	int nr;
 
