@@ -1346,34 +1346,65 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 }
 
 /* Resolve one event, in the order of DESIGN.md.  Count of *@tevs, or -errno. */
+static const char *probe_target__name(const struct probe_target *t)
+{
+	return t->path ? t->path : t->module ? t->module : "the kernel";
+}
+
+/*
+ * Stage 1: the probe cache of the target's build-id.  Returns the count of
+ * *@tevs, 0 for a miss (go on), or -errno.
+ */
+static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev,
+					      struct probe_target *t,
+					      struct probe_trace_event **tevs)
+{
+	if (pev->sdt) {
+		char *spec = synthesize_perf_probe_command(pev);
+
+		pr_err("Error: %s is not a cached or SDT event of %s\n", spec,
+		       probe_target__name(t));
+		free(spec);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/*
+ * Stage 3: DWARF.  Returns the count of *@tevs, 0 when the target has no
+ * debuginfo and the symbol table may serve (a spec without lines or
+ * variables), or -errno after one message.
+ */
+static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev,
+					      struct probe_target *t,
+					      struct probe_trace_event **tevs)
+{
+	if (perf_probe_event_need_dwarf(pev)) {
+		char *spec = synthesize_perf_probe_command(pev);
+
+		pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available\n",
+		       spec, probe_target__name(t));
+		free(spec);
+		return -ENODATA;
+	}
+	return 0;
+}
+
+/* Resolve one event, in the order of DESIGN.md.  Count of *@tevs, or -errno. */
 static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
 					 struct probe_trace_event **tevs)
 {
 	struct probe_target t;
-	char *spec;
 	int ret;
 
-	if (pev->sdt) {
-		spec = synthesize_perf_probe_command(pev);
-		pr_err("Error: %s is not a cached or SDT event of the target\n", spec);
-		free(spec);
-		return -ENOENT;
-	}
 	ret = probe_target__init(&t, pev);
 	if (ret)
 		return ret;
-	if (perf_probe_event_need_dwarf(pev)) {
-		spec = synthesize_perf_probe_command(pev);
-		pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available\n",
-		       spec,
-		       t.path	  ? t.path
-		       : t.module ? t.module
-				  : "the kernel");
-		free(spec);
-		probe_target__clear(&t);
-		return -ENODATA;
-	}
-	ret = find_probe_trace_events_from_symbols(pev, &t, tevs);
+	ret = find_probe_trace_events_from_cache(pev, &t, tevs);
+	if (!ret)
+		ret = find_probe_trace_events_from_dwarf(pev, &t, tevs);
+	if (!ret)
+		ret = find_probe_trace_events_from_symbols(pev, &t, tevs);
 	probe_target__clear(&t);
 	return ret;
 }
