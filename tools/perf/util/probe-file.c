@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -597,4 +598,264 @@ kprobe_blacklist__find_symbol(const struct kprobe_blacklist *bl, const char *sym
 		if (!strcmp(bl->entries[i].symbol, symbol))
 			return &bl->entries[i];
 	return NULL;
+}
+
+/* The probe cache. */
+
+static void probe_cache_entry__clear(struct probe_cache_entry *e)
+{
+	free(e->spec);
+	for (int i = 0; i < e->nr_lines; i++)
+		free(e->lines[i]);
+	free(e->lines);
+	memset(e, 0, sizeof(*e));
+}
+
+static struct probe_cache_entry *probe_cache__new_entry(struct probe_cache *pc)
+{
+	struct probe_cache_entry *e = realloc(pc->entries, sizeof(*e) * (pc->nr + 1));
+
+	if (!e) {
+		pr_err("fatal: out of memory\n");
+		abort();
+	}
+	pc->entries = e;
+	e = &pc->entries[pc->nr++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static void entry_add_line(struct probe_cache_entry *e, const char *line, size_t len)
+{
+	char **lines = realloc(e->lines, sizeof(*lines) * (e->nr_lines + 1));
+
+	if (!lines) {
+		pr_err("fatal: out of memory\n");
+		abort();
+	}
+	e->lines = lines;
+	e->lines[e->nr_lines] = xmalloc(len + 1);
+	memcpy(e->lines[e->nr_lines], line, len);
+	e->lines[e->nr_lines][len] = '\0';
+	e->nr_lines++;
+}
+
+/* Is this a trace-event line: "p:", "r:", or "p"/"r" with a maxactive count? */
+static bool is_trace_line(const char *line, size_t len)
+{
+	size_t i = 1;
+
+	if (len < 2 || (line[0] != 'p' && line[0] != 'r'))
+		return false;
+	while (i < len && line[i] >= '0' && line[i] <= '9')
+		i++;
+	return i < len && line[i] == ':';
+}
+
+int probe_cache__parse(struct probe_cache *pc, const char *text, size_t len, int *bad_line,
+		       const char **why)
+{
+	struct probe_cache_entry *cur = NULL;
+	size_t pos = 0;
+	int lineno = 0;
+
+	while (pos < len) {
+		const char *line = text + pos, *nl = memchr(line, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - line) : len - pos;
+
+		lineno++;
+		*bad_line = lineno;
+		if (!nl) {
+			*why = "the last line has no newline (a truncated file?)";
+			return -EBADMSG;
+		}
+		if (n > PROBE_CACHE_MAX_LINE) {
+			*why = "a line is too long";
+			return -EBADMSG;
+		}
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = line[i];
+
+			if ((c < 0x20 && c != '\t') || c == 0x7f) {
+				*why = "a control character (not a text file)";
+				return -EBADMSG;
+			}
+		}
+		pos += n + 1;
+		if (n == 0)
+			continue;
+		if (line[0] == '#' || line[0] == '%') {
+			if (n == 1) {
+				*why = "an entry header without a spec";
+				return -EBADMSG;
+			}
+			cur = probe_cache__new_entry(pc);
+			cur->sdt = line[0] == '%';
+			cur->spec = xmalloc(n);
+			memcpy(cur->spec, line + 1, n - 1);
+			cur->spec[n - 1] = '\0';
+		} else if (is_trace_line(line, n)) {
+			if (!cur) {
+				*why = "a trace-event line before any '#' or '%' entry header";
+				return -EBADMSG;
+			}
+			entry_add_line(cur, line, n);
+		} else {
+			*why = "neither an entry header ('#', '%') nor a trace-event line ('p:', 'r:')";
+			return -EBADMSG;
+		}
+	}
+	*bad_line = 0;
+	return 0;
+}
+
+static void probe_cache__free(struct probe_cache *pc)
+{
+	for (int i = 0; i < pc->nr; i++)
+		probe_cache_entry__clear(&pc->entries[i]);
+	free(pc->entries);
+	free(pc->path);
+	free(pc);
+}
+
+int probe_cache__open(const char *dir, bool update, struct probe_cache **out,
+		      struct strbuf *err)
+{
+	struct probe_cache *pc = xzalloc(sizeof(*pc));
+	struct strbuf text = STRBUF_INIT;
+	const char *why = NULL;
+	int ret, bad_line = 0;
+
+	pc->path = path_join(dir, "probes");
+	pc->dir_fd = -1;
+	if (update) {
+		pc->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pc->dir_fd < 0 || flock(pc->dir_fd, LOCK_EX) < 0) {
+			ret = -errno;
+			goto fail;
+		}
+	}
+	ret = strbuf_read_file(&text, pc->path);
+	if (ret == -ENOENT && update)
+		ret = 0;
+	if (!ret)
+		ret = probe_cache__parse(pc, text.buf, text.len, &bad_line, &why);
+	if (ret == -EBADMSG && err)
+		strbuf_addf(err, "%s:%d: %s", pc->path, bad_line, why);
+	strbuf_release(&text);
+	if (ret)
+		goto fail;
+	*out = pc;
+	return 0;
+fail:
+	if (pc->dir_fd >= 0)
+		close(pc->dir_fd);
+	probe_cache__free(pc);
+	return ret;
+}
+
+struct probe_cache *probe_cache__new(void)
+{
+	struct probe_cache *pc = xzalloc(sizeof(*pc));
+
+	pc->dir_fd = -1;
+	return pc;
+}
+
+void probe_cache__format(const struct probe_cache *pc, struct strbuf *sb)
+{
+	for (int i = 0; i < pc->nr; i++) {
+		const struct probe_cache_entry *e = &pc->entries[i];
+
+		strbuf_addf(sb, "%c%s\n", e->sdt ? '%' : '#', e->spec);
+		for (int j = 0; j < e->nr_lines; j++)
+			strbuf_addf(sb, "%s\n", e->lines[j]);
+	}
+}
+
+/* Remove the temporary files of writers killed before their rename. */
+static void remove_stale_tmp(const char *path)
+{
+	char *dir = xstrdup(path), *base = strrchr(dir, '/');
+	struct strbuf prefix = STRBUF_INIT;
+	char **names;
+	int nr;
+
+	if (!base) {
+		free(dir);
+		return;
+	}
+	*base++ = '\0';
+	strbuf_addf(&prefix, "%s.tmp.", base);
+	nr = lsdir(dir, NULL, &names);
+	for (int i = 0; i < nr; i++) {
+		if (!strncmp(names[i], prefix.buf, prefix.len)) {
+			char *p = path_join(dir, names[i]);
+
+			unlink(p);
+			free(p);
+		}
+	}
+	if (nr > 0)
+		lsdir_free(names, nr);
+	strbuf_release(&prefix);
+	free(dir);
+}
+
+int probe_cache__commit(struct probe_cache *pc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (pc->dir_fd < 0)
+		return -EBADF;
+	remove_stale_tmp(pc->path);
+	probe_cache__format(pc, &sb);
+	ret = write_file_atomic(pc->path, sb.buf, sb.len, 0644);
+	if (!ret)
+		fsync(pc->dir_fd);
+	strbuf_release(&sb);
+	return ret;
+}
+
+void probe_cache__close(struct probe_cache *pc)
+{
+	if (!pc)
+		return;
+	if (pc->dir_fd >= 0)
+		close(pc->dir_fd); /* releases the lock */
+	probe_cache__free(pc);
+}
+
+struct probe_cache_entry *probe_cache__find(struct probe_cache *pc, bool sdt, const char *spec)
+{
+	for (int i = 0; i < pc->nr; i++)
+		if (pc->entries[i].sdt == sdt && !strcmp(pc->entries[i].spec, spec))
+			return &pc->entries[i];
+	return NULL;
+}
+
+void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec,
+			    char *const *lines, int nr_lines)
+{
+	struct probe_cache_entry *e = probe_cache__find(pc, sdt, spec);
+
+	if (e)
+		probe_cache_entry__clear(e);
+	else
+		e = probe_cache__new_entry(pc);
+	e->sdt = sdt;
+	e->spec = xstrdup(spec);
+	for (int i = 0; i < nr_lines; i++)
+		entry_add_line(e, lines[i], strlen(lines[i]));
+}
+
+void probe_cache__remove_entry(struct probe_cache *pc, int index)
+{
+	if (index < 0 || index >= pc->nr)
+		return;
+	probe_cache_entry__clear(&pc->entries[index]);
+	memmove(&pc->entries[index], &pc->entries[index + 1],
+		sizeof(*pc->entries) * (pc->nr - index - 1));
+	pc->nr--;
 }

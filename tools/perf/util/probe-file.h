@@ -160,4 +160,86 @@ const struct kprobe_blacklist_entry *kprobe_blacklist__find_addr(const struct kp
 const struct kprobe_blacklist_entry *
 kprobe_blacklist__find_symbol(const struct kprobe_blacklist *bl, const char *symbol);
 
+/*
+ * The probe cache: the `probes` file of a build-id cache entry
+ * (ROOT/NAME/BID/probes, see build-id.h), in the system perf's format.
+ * Each entry is a header line, then its trace-event lines:
+ *
+ *	#handle len=r->len				a perf probe spec
+ *	p:probe_app/handle /usr/bin/app:0x1144 len=+0(%di):s32
+ *	%sdt_python:gc__start=gc__start			an SDT marker
+ *	p:sdt_python/gc__start /usr/bin/python3.11:0x26fc1(0x67dd4e) arg1=+112(%sp):s32
+ *
+ * A file that breaks this shape is corrupt: it is reported with its path
+ * and line, never used, and never overwritten.  Updates take an exclusive
+ * flock on the entry's directory for the whole read-modify-write and
+ * replace the file with a rename, so concurrent writers never lose entries
+ * and a writer killed at any instant leaves the old file or the new one.
+ */
+
+#define PROBE_CACHE_MAX_LINE 65536
+
+struct probe_cache_entry {
+	bool sdt;     /* a '%' (SDT marker) entry, not a '#' one */
+	char *spec;   /* the header without its '#' or '%' */
+	char **lines; /* the trace-event lines, without newlines */
+	int nr_lines;
+};
+
+struct probe_cache {
+	char *path; /* the probes file */
+	int dir_fd; /* the locked entry directory, or -1 when read-only */
+	struct probe_cache_entry *entries;
+	int nr;
+};
+
+/*
+ * Parse the text of a probes file into @pc's entries (appended).  Returns
+ * 0, or -EBADMSG with the 1-based line number in *@bad_line and a static
+ * reason in *@why: a trace-event line before any header, an empty header,
+ * a line that is neither, a control character, a line longer than
+ * PROBE_CACHE_MAX_LINE, or a last line without its newline.
+ */
+int probe_cache__parse(struct probe_cache *pc, const char *text, size_t len, int *bad_line,
+		       const char **why);
+
+/*
+ * Open the probe cache in the directory @dir.  With @update the directory
+ * is locked (exclusive, waiting) until probe_cache__close(), and a missing
+ * file is an empty cache; without it a missing file gives -ENOENT.
+ * Returns 0 with a new cache in *@out, or -errno; for a corrupt file
+ * -EBADMSG, and "PATH:LINE: reason" is appended to @err (may be NULL).
+ */
+int probe_cache__open(const char *dir, bool update, struct probe_cache **out,
+		      struct strbuf *err);
+
+/* A new empty cache in memory, attached to no file (path NULL). */
+struct probe_cache *probe_cache__new(void);
+
+/* The text of the cache, as it is written to the file. */
+void probe_cache__format(const struct probe_cache *pc, struct strbuf *sb);
+
+/*
+ * Write the cache back (opened with @update): a temporary file, fsync,
+ * rename over the old one.  Leftover temporary files of killed writers are
+ * removed.  0 or -errno (then the old file is untouched).
+ */
+int probe_cache__commit(struct probe_cache *pc);
+
+/* Unlock and free. */
+void probe_cache__close(struct probe_cache *pc);
+
+/* The entry whose header is @spec (of the kind @sdt), or NULL. */
+struct probe_cache_entry *probe_cache__find(struct probe_cache *pc, bool sdt, const char *spec);
+
+/*
+ * Add an entry (the strings are copied), replacing one with the same kind
+ * and spec in place.
+ */
+void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec,
+			    char *const *lines, int nr_lines);
+
+/* Remove the entry at @index. */
+void probe_cache__remove_entry(struct probe_cache *pc, int index);
+
 #endif
