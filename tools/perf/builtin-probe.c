@@ -37,7 +37,7 @@ struct probe_params {
 	const char *filter;   /* --filter */
 	const char *exec;     /* -x */
 	const char *module;   /* -m */
-	int dry_run, force;
+	int dry_run, force, cache;
 };
 
 /* Parse every spec before anything is resolved: a bad one stops all. */
@@ -111,6 +111,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show parsed arguments, etc)"),
 		OPT_STRING('x', "exec", &p.exec, "executable|path",
 			   "target executable name or path"),
+		OPT_BOOLEAN(0, "cache", &p.cache, "Manipulate probe cache"),
 		OPT_STRING(0, "filter", &p.filter, "[!]FILTER",
 			   "Set a filter (with --vars/funcs only)"),
 		OPT_INTEGER(0, "max-probes", &probe_conf.max_probes, "n",
@@ -125,6 +126,7 @@ int cmd_probe(int argc, const char **argv)
 		return 129;
 	probe_conf.force_add = p.force;
 	probe_conf.dry_run = p.dry_run;
+	probe_conf.cache = p.cache;
 
 	/* Bare words form one spec, as `perf probe -x prog func arg1 arg2`.
 	 * With -l or -d they are filters instead. */
@@ -157,7 +159,16 @@ int cmd_probe(int argc, const char **argv)
 		goto out;
 	}
 
-	if (p.list) {
+	if (p.list && p.cache) {
+		ret = show_probe_cache(*p.list ? p.list : NULL);
+	} else if (p.del.nr && p.cache) {
+		struct perf_probe_event target = { 0 };
+
+		set_targets(&target, 1, &p);
+		for (int i = 0; i < p.del.nr && !ret; i++)
+			ret = del_probe_cache(&target, p.del.items[i]);
+		clear_perf_probe_event(&target);
+	} else if (p.list) {
 		ret = show_perf_probe_events(*p.list ? p.list : NULL);
 	} else if (p.funcs) {
 		const char *filter = *p.funcs ? p.funcs : p.filter;

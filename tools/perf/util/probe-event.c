@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "util/arch-regs.h"
+#include "util/build-id.h"
 #include "util/debug.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
@@ -1351,15 +1352,218 @@ static const char *probe_target__name(const struct probe_target *t)
 	return t->path ? t->path : t->module ? t->module : "the kernel";
 }
 
+/* SDT markers read straight from the target (not yet cached). */
+static int find_sdt_in_binary(const struct perf_probe_event *pev, const struct probe_target *t,
+			      struct probe_trace_event **tevs)
+{
+	return 0;
+}
+
 /*
- * Stage 1: the probe cache of the target's build-id.  Returns the count of
- * *@tevs, 0 for a miss (go on), or -errno.
+ * The probe cache of a target: the `probes` file of its build-id cache
+ * entry.  The build-id of the file on disk decides, so a rebuilt binary
+ * never gets another build's definitions; a copy of the same build at
+ * another path finds them through the .build-id link.
+ */
+static int probe_target__cache_id(const struct probe_target *t, char **name, struct build_id *bid)
+{
+	int ret;
+
+	if (t->path) {
+		*name = xstrdup(t->path);
+		ret = filename__read_build_id(t->path, bid);
+	} else if (probe_conf.vmlinux) {
+		*name = xstrdup(KERNEL_CACHE_NAME);
+		ret = filename__read_build_id(probe_conf.vmlinux, bid);
+	} else if (t->module) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "[%s]", t->module);
+		*name = strbuf_detach(&sb, NULL);
+		ret = module__read_build_id(t->module, bid);
+	} else {
+		*name = xstrdup(KERNEL_CACHE_NAME);
+		ret = kernel__read_build_id(bid);
+	}
+	if (ret) {
+		free(*name);
+		*name = NULL;
+	}
+	return ret;
+}
+
+/* The cache directory holding the target's probes file, or NULL. */
+static char *probe_target__cache_dir(const struct probe_target *t)
+{
+	struct build_id bid;
+	char *name, *dir, *probes;
+
+	if (probe_target__cache_id(t, &name, &bid))
+		return NULL;
+	dir = build_id_cache__dirname(name, &bid);
+	free(name);
+	probes = path_join(dir, "probes");
+	if (access(probes, F_OK) < 0) {
+		char *link = build_id_cache__linkname(&bid);
+
+		free(dir);
+		dir = realpath(link, NULL);
+		free(link);
+	}
+	free(probes);
+	return dir;
+}
+
+/*
+ * Open the target's cache for reading.  0 with *@pc, or 1 when there is
+ * none or it is corrupt (then it is reported once and not used).
+ */
+static int probe_target__open_cache(const struct probe_target *t, struct probe_cache **pc)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *dir = probe_target__cache_dir(t);
+	int ret;
+
+	*pc = NULL;
+	if (!dir)
+		return 1;
+	ret = probe_cache__open(dir, false, pc, &err);
+	/* With --cache, the store reports it as an error. */
+	if (ret == -EBADMSG && !probe_conf.cache)
+		pr_warning("Warning: not using the corrupt probe cache %s\n", err.buf);
+	strbuf_release(&err);
+	free(dir);
+	return ret ? 1 : 0;
+}
+
+/*
+ * The spec an entry is kept under: the request as perf writes it in the
+ * cache, with the group spelled out when the event is named, and member
+ * chains named after their last member ("handle len=r->len").
+ */
+static char *probe_cache_spec(const struct perf_probe_event *pev, const struct probe_target *t)
+{
+	struct perf_probe_event tmp = *pev;
+	struct perf_probe_arg *args = NULL;
+	char *group = NULL, *spec;
+
+	if (pev->event && !pev->group)
+		tmp.group = group = default_group(t);
+	if (pev->nargs) {
+		args = xzalloc(sizeof(*args) * pev->nargs);
+		memcpy(args, pev->args, sizeof(*args) * pev->nargs);
+		for (int i = 0; i < pev->nargs; i++) {
+			struct perf_probe_arg_field *f = args[i].field;
+
+			while (f && f->next)
+				f = f->next;
+			if (!args[i].name && f && f->name[0] != '[')
+				args[i].name = f->name;
+		}
+		tmp.args = args;
+	}
+	spec = synthesize_perf_probe_command(&tmp);
+	free(args);
+	free(group);
+	return spec;
+}
+
+/* Does one of @e's lines define an event matching [GROUP:]EVENT (globs)? */
+static bool cache_entry_defines(const struct probe_cache_entry *e, const char *group,
+				const char *event)
+{
+	for (int i = 0; i < e->nr_lines; i++) {
+		char *g, *ev;
+		bool ok;
+
+		if (probe_file__line_event(e->lines[i], &g, &ev))
+			continue;
+		ok = (!group || !fnmatch(group, g, 0)) && !fnmatch(event, ev, 0);
+		free(g);
+		free(ev);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+/* Append the events of @e's lines to *@tevs, placed on @t's file. */
+static int tevs_from_cache_entry(const struct probe_cache_entry *e, const struct probe_target *t,
+				 struct probe_trace_event **tevs, int *ntevs)
+{
+	for (int i = 0; i < e->nr_lines; i++) {
+		struct probe_trace_event tev = { 0 };
+
+		if (parse_probe_trace_command(e->lines[i], &tev)) {
+			pr_err("Error: a bad line in the probe cache entry '%s': %s\n", e->spec,
+			       e->lines[i]);
+			return -EBADMSG;
+		}
+		if (tev.uprobes != t->uprobes) {
+			clear_probe_trace_event(&tev);
+			continue;
+		}
+		if (tev.uprobes) {
+			/* The same build, maybe at another path. */
+			free(tev.point.module);
+			tev.point.module = xstrdup(t->path);
+		}
+		*tevs = realloc(*tevs, sizeof(**tevs) * (*ntevs + 1));
+		if (!*tevs) {
+			pr_err("fatal: out of memory\n");
+			abort();
+		}
+		(*tevs)[(*ntevs)++] = tev;
+	}
+	return 0;
+}
+
+/* The events of the entries of @pc that answer @pev; their count or -errno. */
+static int find_in_cache(struct probe_cache *pc, const struct perf_probe_event *pev,
+			 const struct probe_target *t, struct probe_trace_event **tevs)
+{
+	int ntevs = 0, ret = 0;
+
+	*tevs = NULL;
+	if (pev->sdt) {
+		for (int i = 0; i < pc->nr && !ret; i++)
+			if (cache_entry_defines(&pc->entries[i], pev->group, pev->event))
+				ret = tevs_from_cache_entry(&pc->entries[i], t, tevs, &ntevs);
+	} else {
+		char *spec = probe_cache_spec(pev, t);
+		struct probe_cache_entry *e = probe_cache__find(pc, false, spec);
+
+		if (e)
+			ret = tevs_from_cache_entry(e, t, tevs, &ntevs);
+		free(spec);
+	}
+	if (ret) {
+		free_trace_events(*tevs, ntevs);
+		*tevs = NULL;
+		return ret;
+	}
+	return ntevs;
+}
+
+/*
+ * Stage 1: the probe cache of the target's build-id, and for SDT events
+ * the target's own SDT notes.  Returns the count of *@tevs, 0 for a miss
+ * (go on), or -errno.
  */
 static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev,
 					      struct probe_target *t,
 					      struct probe_trace_event **tevs)
 {
-	if (pev->sdt) {
+	struct probe_cache *pc;
+	int ret = 0;
+
+	if (!probe_target__open_cache(t, &pc)) {
+		ret = find_in_cache(pc, pev, t, tevs);
+		probe_cache__close(pc);
+	}
+	if (ret == 0 && pev->sdt)
+		ret = find_sdt_in_binary(pev, t, tevs);
+	if (ret == 0 && pev->sdt) {
 		char *spec = synthesize_perf_probe_command(pev);
 
 		pr_err("Error: %s is not a cached or SDT event of %s\n", spec,
@@ -1367,7 +1571,13 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 		free(spec);
 		return -ENOENT;
 	}
-	return 0;
+	if (ret > probe_conf.max_probes) {
+		pr_err("Error: Too many (%d) probe points found; the limit is %d (--max-probes).\n",
+		       ret, probe_conf.max_probes);
+		free_trace_events(*tevs, ret);
+		return -E2BIG;
+	}
+	return ret;
 }
 
 /*
@@ -1567,7 +1777,10 @@ static void print_added_event(const struct probe_trace_event *tev,
 	/* A glob or an alias shows the function actually probed. */
 	if (pp.function && tev->point.realname && strpbrk(pp.function, "*?["))
 		pp.function = tev->point.realname;
-	point = synthesize_perf_probe_point(&pp);
+	if (pev->sdt)
+		point = synthesize_perf_probe_command(pev);
+	else
+		point = synthesize_perf_probe_point(&pp);
 	for (int i = 0; i < pev->nargs; i++) {
 		char *a = synthesize_perf_probe_arg(&pev->args[i]);
 
@@ -1583,18 +1796,108 @@ static void print_added_event(const struct probe_trace_event *tev,
 	strbuf_release(&name);
 }
 
+/*
+ * --cache: put each event's resolved lines, as resolved (before names are
+ * made unique in tracefs), into the target's cache, held locked in *@out
+ * until the caller commits.  The build-id cache entry is created as
+ * `perf buildid-cache --add` would.
+ */
+static int probe_batch__cache(const struct probe_batch *b, const struct perf_probe_event *pevs,
+			      int npevs, struct probe_cache **out)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct probe_target t;
+	struct build_id bid;
+	char *name = NULL, *dir = NULL;
+	int ret;
+
+	*out = NULL;
+	ret = probe_target__init(&t, &pevs[0]);
+	if (ret)
+		return ret;
+	ret = probe_target__cache_id(&t, &name, &bid);
+	if (ret) {
+		pr_err("Error: Failed to read the build-id of %s: %s\n", probe_target__name(&t),
+		       build_id__strerror(ret));
+		goto out;
+	}
+	ret = build_id_cache__add(name, t.path, &bid, false);
+	if (ret) {
+		pr_err("Error: Failed to add %s to the build-id cache %s: %s\n", name,
+		       buildid_dir(), strerror(-ret));
+		goto out;
+	}
+	dir = build_id_cache__dirname(name, &bid);
+	ret = probe_cache__open(dir, true, out, &err);
+	if (ret == -EBADMSG)
+		pr_err("Error: corrupt probe cache %s (left as it is)\n", err.buf);
+	else if (ret)
+		pr_err("Error: Failed to open the probe cache in %s: %s\n", dir, strerror(-ret));
+	for (int i = 0; !ret && i < npevs; i++) {
+		char **lines = xzalloc(sizeof(*lines) * (b->ntevs ? b->ntevs : 1));
+		char *spec;
+		int n = 0;
+
+		if (pevs[i].sdt) { /* already a cached or SDT event */
+			free(lines);
+			continue;
+		}
+		for (int j = 0; j < b->ntevs; j++)
+			if (b->from[j] == &pevs[i])
+				lines[n++] = synthesize_probe_trace_command(&b->tevs[j]);
+		spec = probe_cache_spec(&pevs[i], &t);
+		probe_cache__add_entry(*out, false, spec, lines, n);
+		free(spec);
+		for (int j = 0; j < n; j++)
+			free(lines[j]);
+		free(lines);
+	}
+out:
+	strbuf_release(&err);
+	free(dir);
+	free(name);
+	probe_target__clear(&t);
+	return ret;
+}
+
+/* Take back the events this command wrote (the cache could not follow). */
+static void probe_batch__unwrite(const struct probe_batch *b, bool uprobes)
+{
+	for (int i = 0; i < b->ntevs; i++) {
+		struct strbuf name = STRBUF_INIT;
+
+		strbuf_addf(&name, "%s:%s", b->tevs[i].group, b->tevs[i].event);
+		probe_file__del_events(uprobes, name.buf, NULL, NULL, NULL);
+		strbuf_release(&name);
+	}
+}
+
 int add_perf_probe_events(struct perf_probe_event *pevs, int npevs)
 {
+	struct probe_cache *pc = NULL;
 	struct probe_batch b;
 	bool uprobes = npevs > 0 && pevs[0].uprobes;
 	int ret = probe_batch__convert(&b, pevs, npevs);
 
 	if (ret)
 		return ret;
-	ret = probe_batch__name_events(&b, uprobes);
+	if (probe_conf.cache)
+		ret = probe_batch__cache(&b, pevs, npevs, &pc);
+	if (!ret)
+		ret = probe_batch__name_events(&b, uprobes);
 	if (!ret && !probe_conf.dry_run)
 		ret = probe_batch__write(&b, uprobes);
-	if (!ret && !probe_conf.dry_run && !quiet) {
+	if (!ret && pc) {
+		ret = probe_cache__commit(pc);
+		if (ret) {
+			pr_err("Error: Failed to write the probe cache %s: %s\n", pc->path,
+			       strerror(-ret));
+			if (!probe_conf.dry_run)
+				probe_batch__unwrite(&b, uprobes);
+		}
+	}
+	probe_cache__close(pc);
+	if (!ret && (!probe_conf.dry_run || probe_conf.cache) && !quiet) {
 		const struct probe_trace_event *last = &b.tevs[b.ntevs - 1];
 
 		fprintf(stderr, "Added new event%s:\n", b.ntevs > 1 ? "s" : "");
@@ -1796,5 +2099,124 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 	}
 	probe_target__clear(&t);
 	strfilter__delete(sf);
+	return ret;
+}
+
+/* The build-id cache entries that have a probes file. */
+static int probe_caches__list(struct build_id_cache_entry **entries)
+{
+	int nr = build_id_cache__list_all(entries), kept = 0;
+
+	for (int i = 0; i < nr; i++) {
+		char *dir = build_id_cache__dirname((*entries)[i].name, &(*entries)[i].bid);
+		char *probes = path_join(dir, "probes");
+
+		if (access(probes, F_OK) == 0)
+			(*entries)[kept++] = (*entries)[i];
+		else
+			free((*entries)[i].name);
+		free(probes);
+		free(dir);
+	}
+	return nr < 0 ? nr : kept;
+}
+
+int show_probe_cache(const char *filter)
+{
+	struct build_id_cache_entry *entries;
+	int nr = probe_caches__list(&entries), ret = 0;
+
+	for (int i = 0; i < nr; i++) {
+		char *dir = build_id_cache__dirname(entries[i].name, &entries[i].bid);
+		struct strbuf err = STRBUF_INIT;
+		char sbid[SBUILD_ID_SIZE];
+		struct probe_cache *pc;
+		int r = probe_cache__open(dir, false, &pc, &err);
+
+		build_id__sprintf(&entries[i].bid, sbid);
+		if (r) {
+			pr_err("Error: %s: %s\n", r == -EBADMSG ? "corrupt probe cache" : dir,
+			       r == -EBADMSG ? err.buf : strerror(-r));
+			ret = r;
+		} else {
+			printf("%s (%s):\n", entries[i].name, sbid);
+			for (int j = 0; j < pc->nr; j++)
+				if (!filter || !fnmatch(filter, pc->entries[j].spec, 0))
+					printf("%s\n", pc->entries[j].spec);
+			probe_cache__close(pc);
+		}
+		strbuf_release(&err);
+		free(dir);
+	}
+	build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
+	return ret;
+}
+
+/* Remove the entries of the cache in @dir whose spec matches @filter. */
+static int del_cache_entries(const char *dir, const char *filter, int *removed)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct probe_cache *pc;
+	int n = 0, ret = probe_cache__open(dir, true, &pc, &err);
+
+	if (ret) {
+		if (ret == -EBADMSG)
+			pr_err("Error: corrupt probe cache %s (left as it is)\n", err.buf);
+		else
+			pr_err("Error: Failed to open the probe cache in %s: %s\n", dir,
+			       strerror(-ret));
+		strbuf_release(&err);
+		return ret;
+	}
+	for (int i = 0; i < pc->nr;) {
+		if (fnmatch(filter, pc->entries[i].spec, 0)) {
+			i++;
+			continue;
+		}
+		pr_info("Removed cached event: %s\n", pc->entries[i].spec);
+		probe_cache__remove_entry(pc, i);
+		n++;
+	}
+	if (n)
+		ret = probe_cache__commit(pc);
+	if (ret)
+		pr_err("Error: Failed to write the probe cache %s: %s\n", pc->path, strerror(-ret));
+	probe_cache__close(pc);
+	*removed += n;
+	return ret;
+}
+
+int del_probe_cache(const struct perf_probe_event *target, const char *filter)
+{
+	int ret = 0, removed = 0;
+
+	if (target->target) {
+		struct probe_target t;
+		char *dir;
+
+		ret = probe_target__init(&t, target);
+		if (ret)
+			return ret;
+		dir = probe_target__cache_dir(&t);
+		if (dir)
+			ret = del_cache_entries(dir, filter, &removed);
+		free(dir);
+		probe_target__clear(&t);
+	} else {
+		struct build_id_cache_entry *entries;
+		int nr = probe_caches__list(&entries);
+
+		for (int i = 0; i < nr && !ret; i++) {
+			char *dir = build_id_cache__dirname(entries[i].name, &entries[i].bid);
+
+			ret = del_cache_entries(dir, filter, &removed);
+			free(dir);
+		}
+		build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
+	}
+	if (!ret && !removed) {
+		pr_err("Error: \"%s\" does not hit any cached event.\n", filter);
+		ret = -ENOENT;
+	}
 	return ret;
 }

@@ -193,6 +193,7 @@ struct probe_conf {
 	int max_probes;	     /* --max-probes: places one spec may resolve to */
 	bool force_add;	     /* -f: take numbered names for taken ones */
 	bool dry_run;	     /* -n: resolve and check, write nothing */
+	bool cache;	     /* --cache: keep what is resolved in the probe cache */
 };
 extern struct probe_conf probe_conf;
 
@@ -213,6 +214,19 @@ int show_perf_probe_events(const char *filter);
 
 /* Delete the events matching each "[GROUP:]EVENT" glob of @filters. */
 int del_perf_probe_events(const char *const *filters, int nr);
+
+/*
+ * --cache --list: every probe cache of the build-id cache, "PATH (BID):"
+ * then the spec of each entry matching the glob @filter (NULL: all).
+ */
+int show_probe_cache(const char *filter);
+
+/*
+ * --cache --del: remove the cache entries whose spec matches the glob
+ * @filter, from the cache of @target's target (-x/-m) or, without one,
+ * from every cache.
+ */
+int del_probe_cache(const struct perf_probe_event *target, const char *filter);
 
 /* Print the probe-able functions of @target (a path with @user, else a
  * module; NULL: the kernel) that pass the strfilter @filter. */

@@ -718,8 +718,7 @@ static void probe_cache__free(struct probe_cache *pc)
 	free(pc);
 }
 
-int probe_cache__open(const char *dir, bool update, struct probe_cache **out,
-		      struct strbuf *err)
+int probe_cache__open(const char *dir, bool update, struct probe_cache **out, struct strbuf *err)
 {
 	struct probe_cache *pc = xzalloc(sizeof(*pc));
 	struct strbuf text = STRBUF_INIT;
@@ -835,8 +834,8 @@ struct probe_cache_entry *probe_cache__find(struct probe_cache *pc, bool sdt, co
 	return NULL;
 }
 
-void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec,
-			    char *const *lines, int nr_lines)
+void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec, char *const *lines,
+			    int nr_lines)
 {
 	struct probe_cache_entry *e = probe_cache__find(pc, sdt, spec);
 

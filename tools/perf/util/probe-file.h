@@ -210,8 +210,7 @@ int probe_cache__parse(struct probe_cache *pc, const char *text, size_t len, int
  * Returns 0 with a new cache in *@out, or -errno; for a corrupt file
  * -EBADMSG, and "PATH:LINE: reason" is appended to @err (may be NULL).
  */
-int probe_cache__open(const char *dir, bool update, struct probe_cache **out,
-		      struct strbuf *err);
+int probe_cache__open(const char *dir, bool update, struct probe_cache **out, struct strbuf *err);
 
 /* A new empty cache in memory, attached to no file (path NULL). */
 struct probe_cache *probe_cache__new(void);
@@ -236,8 +235,8 @@ struct probe_cache_entry *probe_cache__find(struct probe_cache *pc, bool sdt, co
  * Add an entry (the strings are copied), replacing one with the same kind
  * and spec in place.
  */
-void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec,
-			    char *const *lines, int nr_lines);
+void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec, char *const *lines,
+			    int nr_lines);
 
 /* Remove the entry at @index. */
 void probe_cache__remove_entry(struct probe_cache *pc, int index);

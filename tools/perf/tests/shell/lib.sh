@@ -143,7 +143,7 @@ setup_tracefs() {
 remove_probe_group() {
 	for f in uprobe_events kprobe_events; do
 		[ -w "$TRACEFS/$f" ] || continue
-		echo 0 >"$TRACEFS/events/$1/enable" 2>/dev/null
+		[ -d "$TRACEFS/events/$1" ] && echo 0 >"$TRACEFS/events/$1/enable"
 		grep -o "^[pr][0-9]*:$1/[^ ]*" "$TRACEFS/$f" | sed 's/^[pr][0-9]*:/-:/' |
 			while read -r line; do echo "$line" >>"$TRACEFS/$f"; done
 	done
