@@ -1972,7 +1972,45 @@ static char *uprobe_point_name(const struct probe_trace_point *tp, struct symbol
 	return strbuf_detach(&sb, NULL);
 }
 
-static void show_event_lines(bool uprobes, const char *filter, struct symbol_elf **cache)
+/*
+ * The probe point of a listed kprobe: "_text+7166832" back to "vfs_read",
+ * through the kernel's symbols (-k vmlinux, else /proc/kallsyms).
+ */
+static char *kprobe_point_name(const struct probe_trace_point *tp, struct symbol_elf **kcache)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct elf_symbol **base = NULL, *sym = NULL;
+	uint64_t addr = 0;
+
+	if (!*kcache && !tp->module) {
+		int ret = probe_conf.vmlinux ? symbol_elf__load(probe_conf.vmlinux, kcache)
+					     : symbol_elf__load_kallsyms(NULL, kcache);
+
+		if (ret)
+			*kcache = NULL;
+	}
+	if (*kcache && tp->symbol && !tp->module &&
+	    symbol_elf__find_name(*kcache, tp->symbol, &base) > 0) {
+		addr = base[0]->addr + tp->offset;
+		sym = symbol_elf__find_addr(*kcache, addr);
+	}
+	free(base);
+	if (sym) {
+		strbuf_addstr(&sb, sym->name);
+		if (addr != sym->addr)
+			strbuf_addf(&sb, "+%" PRIu64, addr - sym->addr);
+	} else {
+		strbuf_addstr(&sb, tp->symbol ? tp->symbol : "");
+		if (tp->offset)
+			strbuf_addf(&sb, "+%lu", tp->offset);
+	}
+	if (tp->retprobe)
+		strbuf_addstr(&sb, "%return");
+	return strbuf_detach(&sb, NULL);
+}
+
+static void show_event_lines(bool uprobes, const char *filter, struct symbol_elf **cache,
+			     struct symbol_elf **kcache)
 {
 	char **lines;
 	int nr = probe_file__get_lines(uprobes, &lines);
@@ -1995,11 +2033,10 @@ static void show_event_lines(bool uprobes, const char *filter, struct symbol_elf
 			strbuf_addstr(&point, p);
 			free(p);
 		} else {
-			strbuf_addstr(&point, tev.point.symbol ? tev.point.symbol : "");
-			if (tev.point.offset)
-				strbuf_addf(&point, "+%lu", tev.point.offset);
-			if (tev.point.retprobe)
-				strbuf_addstr(&point, "%return");
+			char *p = kprobe_point_name(&tev.point, kcache);
+
+			strbuf_addstr(&point, p);
+			free(p);
 		}
 		for (int j = 0; j < tev.nargs; j++)
 			strbuf_addf(&args, "%s%s", j ? " " : "",
@@ -2015,16 +2052,18 @@ static void show_event_lines(bool uprobes, const char *filter, struct symbol_elf
 
 int show_perf_probe_events(const char *filter)
 {
-	struct symbol_elf *cache = NULL;
+	struct symbol_elf *cache = NULL, *kcache = NULL;
 
 	if (!tracefs__mountpoint()) {
 		pr_err("Error: Failed to find tracefs: %s\n", strerror(errno));
 		return -ENOENT;
 	}
-	show_event_lines(false, filter, &cache);
-	show_event_lines(true, filter, &cache);
+	show_event_lines(false, filter, &cache, &kcache);
+	show_event_lines(true, filter, &cache, &kcache);
 	if (cache)
 		symbol_elf__delete(cache);
+	if (kcache)
+		symbol_elf__delete(kcache);
 	return 0;
 }
 

@@ -255,11 +255,52 @@ static int write_line(int fd, const char *line)
 	return err;
 }
 
+/*
+ * A stand-in tracefs ($PERF_TRACEFS_DIR) has plain files where the kernel
+ * has uprobe_events/kprobe_events: there a deletion is done as the kernel
+ * would do it, by removing the event's line.
+ */
+static int delete_event_in_plain_file(int fd, const char *group, const char *event)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, kept = STRBUF_INIT;
+	char **lines = NULL;
+	int nr, ret;
+
+	strbuf_addf(&path, "/proc/self/fd/%d", fd);
+	ret = strbuf_read_file(&text, path.buf);
+	nr = ret ? 0 : split_lines(text.buf, &lines);
+	for (int i = 0; i < nr; i++) {
+		char *g, *e;
+		bool match = false;
+
+		if (!probe_file__line_event(lines[i], &g, &e)) {
+			match = !strcmp(g, group) && !strcmp(e, event);
+			free(g);
+			free(e);
+		}
+		if (!match)
+			strbuf_addf(&kept, "%s\n", lines[i]);
+	}
+	if (!ret && ftruncate(fd, 0) < 0)
+		ret = -errno;
+	if (!ret && kept.len && probe_file__write_fn(fd, kept.buf, kept.len) != (ssize_t)kept.len)
+		ret = -EIO;
+	if (nr > 0)
+		probe_file__free_lines(lines, nr);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&kept);
+	return ret;
+}
+
 static int delete_event(int fd, const char *group, const char *event)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
 	int ret;
 
+	if (getenv("PERF_TRACEFS_DIR") && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		return delete_event_in_plain_file(fd, group, event);
 	strbuf_addf(&sb, "-:%s/%s", group, event);
 	ret = write_line(fd, sb.buf);
 	strbuf_release(&sb);
