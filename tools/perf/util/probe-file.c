@@ -299,7 +299,8 @@ static int delete_event(int fd, const char *group, const char *event)
 	struct stat st;
 	int ret;
 
-	if (getenv("PERF_TRACEFS_DIR") && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (probe_file__write_fn == write && getenv("PERF_TRACEFS_DIR") && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode))
 		return delete_event_in_plain_file(fd, group, event);
 	strbuf_addf(&sb, "-:%s/%s", group, event);
 	ret = write_line(fd, sb.buf);
