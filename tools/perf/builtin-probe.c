@@ -29,14 +29,16 @@ static const char *const probe_usage[] = {
 #define PROBEDEF_HELP "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]"
 
 struct probe_params {
-	struct str_list add;  /* -a values: one spec each */
-	struct str_list defs; /* -D values */
-	struct str_list del;  /* -d values */
-	const char *list;     /* -l [FILTER] */
-	const char *funcs;    /* -F [FILTER] */
-	const char *filter;   /* --filter */
-	const char *exec;     /* -x */
-	const char *module;   /* -m */
+	struct str_list add;   /* -a values: one spec each */
+	struct str_list defs;  /* -D values */
+	struct str_list del;   /* -d values */
+	const char *list;      /* -l [FILTER] */
+	const char *funcs;     /* -F [FILTER] */
+	const char *filter;    /* --filter */
+	const char *exec;      /* -x */
+	struct str_list execs; /* every -x, for --export */
+	const char *export_file, *import_file;
+	const char *module; /* -m */
 	int dry_run, force, cache;
 };
 
@@ -86,6 +88,16 @@ static int run_add(struct str_list *specs, const struct probe_params *p, bool de
 	return ret;
 }
 
+/* -x: the last one is the target; --export takes them all. */
+static int opt_exec(const struct option *opt, const char *arg, int unset)
+{
+	struct probe_params *p = opt->value;
+
+	p->exec = arg;
+	str_list_append(&p->execs, arg);
+	return 0;
+}
+
 int cmd_probe(int argc, const char **argv)
 {
 	struct probe_params p = { 0 };
@@ -109,9 +121,13 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN('q', "quiet", &quiet,
 			    "be quiet (do not show any warnings or messages)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show parsed arguments, etc)"),
-		OPT_STRING('x', "exec", &p.exec, "executable|path",
-			   "target executable name or path"),
+		OPT_CALLBACK('x', "exec", &p, "executable|path", "target executable name or path",
+			     opt_exec),
 		OPT_BOOLEAN(0, "cache", &p.cache, "Manipulate probe cache"),
+		OPT_STRING(0, "export", &p.export_file, "file",
+			   "Write the probe cache (of the -x binaries) to a bundle (with --cache)"),
+		OPT_STRING(0, "import", &p.import_file, "file",
+			   "Merge a probe-cache bundle into the probe cache (with --cache)"),
 		OPT_STRING(0, "filter", &p.filter, "[!]FILTER",
 			   "Set a filter (with --vars/funcs only)"),
 		OPT_INTEGER(0, "max-probes", &probe_conf.max_probes, "n",
@@ -141,9 +157,10 @@ int cmd_probe(int argc, const char **argv)
 		str_list_append(&p.add, bare.buf);
 	}
 
-	modes = !!p.add.nr + !!p.defs.nr + !!p.del.nr + !!p.list + !!p.funcs;
+	modes = !!p.add.nr + !!p.defs.nr + !!p.del.nr + !!p.list + !!p.funcs + !!p.export_file +
+		!!p.import_file;
 	if (modes > 1) {
-		pr_err("  Error: choose one of --add, --definition, --del, --list and --funcs\n");
+		pr_err("  Error: choose one of --add, --definition, --del, --list, --funcs, --export and --import\n");
 		usage_with_options(probe_usage, options);
 		ret = 129;
 		goto out;
@@ -159,7 +176,14 @@ int cmd_probe(int argc, const char **argv)
 		goto out;
 	}
 
-	if (p.list && p.cache) {
+	if ((p.export_file || p.import_file) && !p.cache) {
+		pr_err("  Error: --export and --import work on the probe cache: add --cache\n");
+		ret = 129;
+	} else if (p.export_file) {
+		ret = export_probe_cache(p.export_file, p.execs.items, p.execs.nr);
+	} else if (p.import_file) {
+		ret = import_probe_cache(p.import_file);
+	} else if (p.list && p.cache) {
 		ret = show_probe_cache(*p.list ? p.list : NULL);
 	} else if (p.del.nr && p.cache) {
 		struct perf_probe_event target = { 0 };
@@ -189,5 +213,6 @@ out:
 	str_list_clear(&p.add);
 	str_list_clear(&p.defs);
 	str_list_clear(&p.del);
+	str_list_clear(&p.execs);
 	return ret;
 }

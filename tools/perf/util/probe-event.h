@@ -228,6 +228,19 @@ int show_probe_cache(const char *filter);
  */
 int del_probe_cache(const struct perf_probe_event *target, const char *filter);
 
+/*
+ * --cache --export FILE: the probe caches of @targets (paths; none: every
+ * cached binary) in one bundle (probe-bundle.h), written whole.
+ */
+int export_probe_cache(const char *file, const char *const *targets, int ntargets);
+
+/*
+ * --cache --import FILE: verify the whole bundle and every local cache it
+ * merges into, then merge each entry under its build-id (new specs added,
+ * changed ones replaced, equal ones kept) and say what was added.
+ */
+int import_probe_cache(const char *file);
+
 /* Print the probe-able functions of @target (a path with @user, else a
  * module; NULL: the kernel) that pass the strfilter @filter. */
 int show_available_funcs(const char *target, bool user, const char *filter);
