@@ -32,7 +32,7 @@ UNIT_BINS := $(UNIT_SRCS:tools/perf/tests/unit/%.c=$(O)/tests/%)
 PERF := tools/perf/perf
 DEPS_STAMP := $(O)/.deps-ok
 
-.PHONY: all deps test unit-tests demo format clean
+.PHONY: all deps test unit-tests demo format clean bench
 all: $(PERF)
 
 $(DEPS_STAMP): scripts/install-deps.sh
@@ -73,3 +73,7 @@ clean:
 	rm -rf build build-san $(PERF)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+bench: $(PERF)
+	@sh scripts/install-deps.sh --bench
+	@sh bench/run.sh

@@ -9,9 +9,11 @@ clang-format linux-perf"
 
 # Extra packages for tests: a real debuginfod server, a real DWARF+SDT binary,
 # 32-bit compiler support.
-if [ "${1:-}" = "--test" ]; then
-	pkgs="$pkgs debuginfod python3.11-dbg gcc-multilib"
-fi
+case "${1:-}" in
+--test) pkgs="$pkgs debuginfod python3.11-dbg gcc-multilib" ;;
+# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d.
+--bench) pkgs="$pkgs python3.11-dbg bc time linux-image-6.1.0-57-cloud-amd64-dbg" ;;
+esac
 
 missing=""
 for p in $pkgs; do

@@ -2142,23 +2142,13 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 	return ret;
 }
 
-/* The build-id cache entries that have a probes file. */
+/*
+ * The entries of the build-id cache; their probes files are opened by the
+ * callers, which skip those without one (-ENOENT).
+ */
 static int probe_caches__list(struct build_id_cache_entry **entries)
 {
-	int nr = build_id_cache__list_all(entries), kept = 0;
-
-	for (int i = 0; i < nr; i++) {
-		char *dir = build_id_cache__dirname((*entries)[i].name, &(*entries)[i].bid);
-		char *probes = path_join(dir, "probes");
-
-		if (access(probes, F_OK) == 0)
-			(*entries)[kept++] = (*entries)[i];
-		else
-			free((*entries)[i].name);
-		free(probes);
-		free(dir);
-	}
-	return nr < 0 ? nr : kept;
+	return build_id_cache__list_all(entries);
 }
 
 int show_probe_cache(const char *filter)
@@ -2174,7 +2164,9 @@ int show_probe_cache(const char *filter)
 		int r = probe_cache__open(dir, false, &pc, &err);
 
 		build_id__sprintf(&entries[i].bid, sbid);
-		if (r) {
+		if (r == -ENOENT) {
+			/* no probes file: nothing cached */
+		} else if (r) {
 			pr_err("Error: %s: %s\n", r == -EBADMSG ? "corrupt probe cache" : dir,
 			       r == -EBADMSG ? err.buf : strerror(-r));
 			ret = r;
@@ -2272,7 +2264,9 @@ static int bundle_add_cache(struct probe_bundle *b, const char *name, const stru
 	struct probe_cache *pc;
 	int ret = probe_cache__open(dir, false, &pc, &err);
 
-	if (ret == -EBADMSG)
+	if (ret == -ENOENT)
+		ret = 1;
+	else if (ret == -EBADMSG)
 		pr_err("Error: corrupt probe cache %s; nothing exported\n", err.buf);
 	else if (ret)
 		pr_err("Error: Failed to read the probe cache %s: %s\n", path, strerror(-ret));

@@ -1,0 +1,180 @@
+#!/bin/sh
+# make bench: each case for our perf and the system perf, in one run, with
+# several repetitions; prints the median wall time and peak RSS of both and
+# the ratio ours/perf.  Cases whose corpus is absent are skipped with a reason.
+#
+#   REPS=5 (repetitions)   CASES="pattern" (run only matching case names)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+OURS=${OURS:-$top/tools/perf/perf}
+THEIRS=${THEIRS:-/usr/bin/perf}
+REPS=${REPS:-5}
+CASES=${CASES:-}
+WORK=${BENCH_WORK:-$top/bench/.work}
+mkdir -p "$WORK"
+TIMEIT="$WORK/timeit"
+${CC:-gcc} -O2 -o "$TIMEIT" "$top/bench/timeit.c" || exit 1
+export HOME="$WORK/home"
+mkdir -p "$HOME"
+
+VMLINUX=$(ls /usr/lib/debug/boot/vmlinux-6.1.0-*-cloud-amd64 2>/dev/null | head -n 1)
+PY=/usr/bin/python3.11d
+[ -x "$PY" ] || PY=$(ls /usr/bin/python3.*d 2>/dev/null | head -n 1)
+
+# median of the numbers on stdin
+median() {
+	sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# measure OUTFILE CMD...: REPS runs; "seconds maxrss_kb" per line in OUTFILE,
+# or "fail" when the command fails (its stderr is kept in OUTFILE.err).
+measure() {
+	out=$1
+	shift
+	"$TIMEIT" "$REPS" "$@" >"$out"
+	if grep -q fail "$out"; then
+		TIMEIT_STDERR=1 "$TIMEIT" 1 "$@" 2>"$out.err" >/dev/null
+	fi
+}
+
+header_done=
+report() {
+	name=$1 ours=$2 theirs=$3
+	if [ -z "$header_done" ]; then
+		printf '%-34s %10s %10s %7s %10s %10s %7s\n' case "ours ms" "perf ms" ratio "ours MB" "perf MB" ratio
+		header_done=1
+	fi
+	if grep -q fail "$ours"; then
+		printf '%-34s %s\n' "$name" "ours failed: $(head -c 200 "$ours.err" | head -n 1)"
+		return
+	fi
+	ot=$(cut -d' ' -f1 "$ours" | median) om=$(cut -d' ' -f2 "$ours" | median)
+	if grep -q fail "$theirs"; then
+		printf '%-34s %10.1f %10s %7s %10.1f %10s %7s\n' "$name" "$(echo "$ot * 1000" | bc -l)" fail - \
+			"$(echo "$om / 1024" | bc -l)" fail -
+		return
+	fi
+	tt=$(cut -d' ' -f1 "$theirs" | median) tm=$(cut -d' ' -f2 "$theirs" | median)
+	printf '%-34s %10.1f %10.1f %7.2f %10.1f %10.1f %7.2f\n' "$name" \
+		"$(echo "$ot * 1000" | bc -l)" "$(echo "$tt * 1000" | bc -l)" \
+		"$(echo "if ($tt > 0) $ot / $tt else 0" | bc -l)" \
+		"$(echo "$om / 1024" | bc -l)" "$(echo "$tm / 1024" | bc -l)" \
+		"$(echo "if ($tm > 0) $om / $tm else 0" | bc -l)"
+}
+
+skip() {
+	printf '%-34s skipped: %s\n' "$1" "$2"
+}
+
+want() {
+	[ -z "$CASES" ] && return 0
+	case "$1" in *$CASES*) return 0 ;; esac
+	return 1
+}
+
+# bench_both NAME ARGS...: perf ARGS for both.
+bench_both() {
+	name=$1
+	shift
+	want "$name" || return 0
+	measure "$WORK/o" "$OURS" "$@"
+	measure "$WORK/t" "$THEIRS" "$@"
+	report "$name" "$WORK/o" "$WORK/t"
+}
+
+echo "# $(date -u '+%Y-%m-%d %H:%M') REPS=$REPS ours=$OURS perf=$($THEIRS version 2>/dev/null)"
+
+# 1. Kernel DWARF resolution on the Debian vmlinux.
+if [ -n "$VMLINUX" ]; then
+	bench_both "vmlinux: vfs_read file count" probe -k "$VMLINUX" -D 'vfs_read file count'
+	bench_both "vmlinux: struct member" probe -k "$VMLINUX" -D 'vfs_read file->f_pos'
+else
+	skip "vmlinux DWARF" "no vmlinux (apt-get install linux-image-6.1.0-57-cloud-amd64-dbg)"
+fi
+
+# 2. User DWARF resolution on python3.11d.
+if [ -n "$PY" ] && [ -x "$PY" ]; then
+	bench_both "python3.11d: PyList_Append" probe -x "$PY" -D 'PyList_Append op newitem'
+	bench_both "python3.11d: member" probe -x "$PY" -D 'PyList_Append op->ob_refcnt'
+	bench_both "python3.11d: return" probe -x "$PY" -D 'PyDict_GetItem%return $retval'
+else
+	skip "python3.11d DWARF" "no python3.11d (apt-get install python3.11-dbg)"
+fi
+
+# 3. 20 cached probes placed on a stripped copy of python3.11d (-n: no tracefs).
+if [ -n "$PY" ] && [ -x "$PY" ] && want "cached"; then
+	cp "$PY" "$WORK/python.dbg"
+	strip -g -o "$WORK/python.stripped" "$WORK/python.dbg"
+	funcs="PyList_Append PyList_New PyDict_New PyDict_SetItem PyDict_GetItem PyObject_Repr \
+PyObject_Str PyObject_Hash PyLong_FromLong PyLong_AsLong PyFloat_FromDouble PyTuple_New \
+PyUnicode_FromString PyBytes_FromString PyErr_SetString PyErr_Occurred PyImport_ImportModule \
+PyObject_GetAttr PyObject_SetAttr PyIter_Next"
+	set --
+	for f in $funcs; do set -- "$@" -a "$f"; done
+	rm -rf "$HOME/.debug"
+	"$THEIRS" probe --cache -n -q -x "$WORK/python.dbg" "$@" >/dev/null 2>&1
+	cp "$WORK/python.stripped" "$WORK/python.dbg.s"
+	# the stripped copy replaces the -g file at the cached path
+	mv "$WORK/python.dbg.s" "$WORK/python.dbg"
+	bench_both "20 cached probes, stripped" probe -n -q -x "$WORK/python.dbg" "$@"
+fi
+
+# 4. buildid-cache --add of python3.11 with its SDT markers.
+if [ -x /usr/bin/python3.11 ] && want "buildid-cache"; then
+	# -f: the file is added again in full each time, SDT scan included
+	bench_both "buildid-cache --add python3.11" buildid-cache -f -a /usr/bin/python3.11
+fi
+
+# 5. --cache --list over a cache of 1,000 binaries.
+if want "cache --list"; then
+	rm -rf "$HOME/.debug"
+	# 1,000 cache entries, written directly in the on-disk layout
+	# 1,000 binaries (one tiny program, each copy patched to its own
+	# build-id: perf skips entries whose binary is gone) and their cache
+	# entries, written directly in the on-disk layout.
+	printf 'int main(void){return 0;}\n' >"$WORK/tiny.c"
+	${CC:-gcc} -o "$WORK/tiny" "$WORK/tiny.c" -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567
+	python3 - "$WORK" "$HOME/.debug" <<'PY' || true
+import os, sys
+work, root = sys.argv[1], sys.argv[2]
+tiny = open(work + '/tiny', 'rb').read()
+mark = bytes.fromhex('0123456789abcdef0123456789abcdef01234567')
+os.makedirs(work + '/bins', exist_ok=True)
+for i in range(1000):
+    bid = '%040x' % (i + 1)
+    name = '%s/bins/b%d' % (work, i)
+    with open(name, 'wb') as f:
+        f.write(tiny.replace(mark, bytes.fromhex(bid)))
+    os.chmod(name, 0o755)
+    d = root + name + '/' + bid
+    os.makedirs(d, exist_ok=True)
+    with open(d + '/probes', 'w') as f:
+        f.write('#main\np:probe_b%d/main %s:0x1119\n#main%%return\nr:probe_b%d/main__return %s:0x1119\n' % (i, name, i, name))
+    if not os.path.exists(d + '/elf'):
+        os.link(name, d + '/elf')
+    l = root + '/.build-id/' + bid[:2]
+    os.makedirs(l, exist_ok=True)
+    try:
+        os.symlink('../..' + name + '/' + bid, l + '/' + bid[2:])
+    except FileExistsError:
+        pass
+PY
+	bench_both "cache --list, 1000 binaries" probe --cache --list
+fi
+
+# 6. Scaling: one func:line var probe in programs of 1k, 10k and 100k functions.
+if want "scaling"; then
+	for n in 1000 10000 100000; do
+		src="$WORK/gen$n.c" bin="$WORK/gen$n"
+		if [ ! -x "$bin" ]; then
+			awk -v n=$n 'BEGIN {
+				for (i = 0; i < n; i++)
+					printf "int f%d(int x)\n{\n\tint y = x + %d;\n\treturn y * 2;\n}\n", i, i
+				print "int main(void) { return f0(1) == 0; }"
+			}' >"$src"
+			gcc -g -O0 -o "$bin" "$src"
+		fi
+		mid=$((n / 2))
+		bench_both "scaling: $n functions" probe -x "$bin" -D "f$mid:2 y"
+	done
+fi
