@@ -13,6 +13,7 @@
 #include "builtin.h"
 #include "util/build-id.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -92,6 +93,38 @@ static int add_files(struct str_list *list, bool force, bool update)
 			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg, strerror(-err));
 			ret = -1;
 		}
+	}
+	free_files(files, list->nr);
+	return ret;
+}
+
+/*
+ * --debuginfod: fetch the debuginfo of each added file by build-id and
+ * keep it in the file's entry as `debug`, for perf probe to use offline.
+ */
+static int fetch_debuginfo(struct str_list *list, const char *urls)
+{
+	struct cache_file *files = xzalloc(list->nr * sizeof(*files));
+	int ret = read_files(list, files, "fetch debuginfo for");
+
+	for (int i = 0; !ret && i < list->nr; i++) {
+		char sbid[SBUILD_ID_SIZE], *path = NULL;
+		int err = debuginfod__find_debuginfo(&files[i].bid, *urls ? urls : NULL, &path);
+
+		if (!err)
+			err = build_id_cache__add_debug(files[i].name, &files[i].bid, path);
+		build_id__sprintf(&files[i].bid, sbid);
+		pr_debug("Fetching debuginfo of %s %s: %s\n", sbid, files[i].arg, ok_or_fail(err));
+		if (err == -ENOSYS) {
+			pr_err("Couldn't fetch debuginfo for %s: no debuginfod server (set DEBUGINFOD_URLS or give --debuginfod=URLS)\n",
+			       files[i].arg);
+			ret = -1;
+		} else if (err) {
+			pr_err("Couldn't fetch debuginfo for %s from %s: %s\n", files[i].arg,
+			       debuginfod__last_url(), strerror(-err));
+			ret = -1;
+		}
+		free(path);
 	}
 	free_files(files, list->nr);
 	return ret;
@@ -203,6 +236,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 {
 	struct str_list add = { 0 }, remove = { 0 }, purge = { 0 }, update = { 0 };
 	int force = 0, list = 0, all = 0, ret = 0;
+	const char *debuginfod = NULL;
 	const struct option options[] = {
 		OPT_STRING_LIST('a', "add", &add, "file list", "file(s) to add",
 				PARSE_OPT_SPLIT_COMMA),
@@ -216,6 +250,10 @@ int cmd_buildid_cache(int argc, const char **argv)
 		OPT_STRING_LIST('u', "update", &update, "file list", "file(s) to update",
 				PARSE_OPT_SPLIT_COMMA),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_OPTARG(
+			0, "debuginfod", &debuginfod, "debuginfod urls",
+			"Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls",
+			""),
 		OPT_END(),
 	};
 
@@ -233,6 +271,8 @@ int cmd_buildid_cache(int argc, const char **argv)
 	if (add.nr && add_files(&add, force, false))
 		ret = 1;
 	if (!ret && update.nr && add_files(&update, true, true))
+		ret = 1;
+	if (!ret && debuginfod && add.nr && fetch_debuginfo(&add, debuginfod))
 		ret = 1;
 	if (!ret && remove.nr && remove_files(&remove, force))
 		ret = 1;

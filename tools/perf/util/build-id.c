@@ -649,3 +649,26 @@ void build_id_cache__free_entries(struct build_id_cache_entry *entries, int nr)
 		free(entries[i].name);
 	free(entries);
 }
+
+int build_id_cache__add_debug(const char *name, const struct build_id *bid, const char *file)
+{
+	char *dir = build_id_cache__dirname(name, bid);
+	char *dest = path_join(dir, "debug");
+	int ret = access(dir, F_OK) < 0 ? -ENOENT : link_or_copy(file, dest);
+
+	free(dest);
+	free(dir);
+	return ret;
+}
+
+char *build_id_cache__debug_file(const char *name, const struct build_id *bid)
+{
+	char *dir = build_id_cache__dirname(name, bid);
+	char *debug = path_join(dir, "debug");
+
+	free(dir);
+	if (access(debug, R_OK) == 0)
+		return debug;
+	free(debug);
+	return NULL;
+}

@@ -80,6 +80,15 @@ int build_id_cache__add(const char *name, const char *file, const struct build_i
  */
 int build_id_cache__remove(const char *name, const struct build_id *bid);
 
+/*
+ * Keep @file (a debuginfo file, e.g. fetched from debuginfod) as the
+ * entry's `debug`, next to `elf`.  The entry must exist.  0 or -errno.
+ */
+int build_id_cache__add_debug(const char *name, const struct build_id *bid, const char *file);
+
+/* The entry's `debug` file when there is one (new string), else NULL. */
+char *build_id_cache__debug_file(const char *name, const struct build_id *bid);
+
 struct build_id_cache_entry {
 	char *name;
 	struct build_id bid;

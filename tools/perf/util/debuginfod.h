@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_DEBUGINFOD_H
+#define PERF_UTIL_DEBUGINFOD_H
+
+/*
+ * Fetching debuginfo and sources by build-id from debuginfod servers,
+ * through libdebuginfod.  The library (and the curl stack behind it) is
+ * loaded only when a fetch is asked for, so commands that need no server
+ * do not pay for it at start-up.  DEBUGINFOD_URLS, DEBUGINFOD_CACHE_PATH,
+ * DEBUGINFOD_TIMEOUT and DEBUGINFOD_MAXTIME act as for the elfutils tools.
+ */
+
+#include "util/build-id.h"
+
+/*
+ * The debuginfo file of @bid, downloaded into the debuginfod client cache
+ * (or found there).  @urls: the servers, or NULL for $DEBUGINFOD_URLS.
+ * Returns 0 with *@path (new string), -ENOSYS when no server is
+ * configured or libdebuginfod is missing, or -errno of the failure (the
+ * server's 404 is -ENOENT).  On a terminal a progress line is shown.
+ */
+int debuginfod__find_debuginfo(const struct build_id *bid, const char *urls, char **path);
+
+/* The same for the source file @file of @bid's compilation units. */
+int debuginfod__find_source(const struct build_id *bid, const char *urls, const char *file,
+			    char **path);
+
+/* The URL of the last server asked, for messages (may be "" ). */
+const char *debuginfod__last_url(void);
+
+#endif
