@@ -14,6 +14,8 @@
 #include "util/debug.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
+#include "util/sdt-arg.h"
+#include "util/sdt-note.h"
 #include "util/util.h"
 
 #define TRACEFS_DEFAULT "/sys/kernel/tracing"
@@ -718,8 +720,7 @@ static void probe_cache__free(struct probe_cache *pc)
 	free(pc);
 }
 
-int probe_cache__open(const char *dir, bool update, struct probe_cache **out,
-		      struct strbuf *err)
+int probe_cache__open(const char *dir, bool update, struct probe_cache **out, struct strbuf *err)
 {
 	struct probe_cache *pc = xzalloc(sizeof(*pc));
 	struct strbuf text = STRBUF_INIT;
@@ -835,8 +836,8 @@ struct probe_cache_entry *probe_cache__find(struct probe_cache *pc, bool sdt, co
 	return NULL;
 }
 
-void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec,
-			    char *const *lines, int nr_lines)
+void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec, char *const *lines,
+			    int nr_lines)
 {
 	struct probe_cache_entry *e = probe_cache__find(pc, sdt, spec);
 
@@ -858,4 +859,107 @@ void probe_cache__remove_entry(struct probe_cache *pc, int index)
 	memmove(&pc->entries[index], &pc->entries[index + 1],
 		sizeof(*pc->entries) * (pc->nr - index - 1));
 	pc->nr--;
+}
+
+/* SDT markers in the cache. */
+
+struct sdt_line {
+	char *spec; /* "sdt_PROVIDER:NAME=NAME" */
+	char *line;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool entry_has_line(const struct probe_cache_entry *e, const char *line)
+{
+	for (int i = 0; e && i < e->nr_lines; i++)
+		if (!strcmp(e->lines[i], line))
+			return true;
+	return false;
+}
+
+/* The lines of the markers, checked against @pc and each other; 0 or -errno. */
+static int sdt_lines(struct probe_cache *pc, const char *path, const struct sdt_note *notes, int nr,
+		     struct sdt_line *out, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	for (int i = 0; i < nr && !ret; i++) {
+		char *bad = NULL;
+
+		strbuf_reset(&sb);
+		ret = sdt_note__synthesize(&notes[i], path, &sb, &bad);
+		if (ret) {
+			if (err)
+				strbuf_addf(err,
+					    "SDT marker %s:%s of %s: invalid argument size in '%s'",
+					    notes[i].provider, notes[i].name, path, bad);
+			free(bad);
+			break;
+		}
+		out[i].line = strbuf_detach(&sb, NULL);
+		strbuf_addf(&sb, "sdt_%s:%s=%s", notes[i].provider, notes[i].name, notes[i].name);
+		out[i].spec = strbuf_detach(&sb, NULL);
+		if (entry_has_line(probe_cache__find(pc, true, out[i].spec), out[i].line))
+			ret = -EEXIST;
+		for (int j = 0; j < i && !ret; j++)
+			if (!strcmp(out[j].line, out[i].line) && !strcmp(out[j].spec, out[i].spec))
+				ret = -EEXIST;
+		if (ret && err)
+			strbuf_addf(err, "SDT marker %s:%s of %s is already in the cache",
+				    notes[i].provider, notes[i].name, path);
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+int probe_cache__add_sdt_entries(struct probe_cache *pc, const char *path, struct strbuf *err)
+{
+	struct sdt_note *notes = NULL;
+	struct sdt_line *lines;
+	const char *why = NULL;
+	int nr, ret;
+
+	nr = sdt_notes__read(path, &notes, &why);
+	if (nr < 0) {
+		if (err)
+			strbuf_addf(err, "Cannot read the SDT markers of %s: %s", path,
+				    why ? why : strerror(-nr));
+		return nr;
+	}
+	lines = xzalloc((nr + 1) * sizeof(*lines));
+	ret = sdt_lines(pc, path, notes, nr, lines, err);
+	for (int i = 0; i < nr && !ret; i++) {
+		struct probe_cache_entry *e = probe_cache__find(pc, true, lines[i].spec);
+
+		if (!e) {
+			probe_cache__add_entry(pc, true, lines[i].spec, &lines[i].line, 1);
+			continue;
+		}
+		entry_add_line(e, lines[i].line, strlen(lines[i].line));
+		qsort(e->lines, e->nr_lines, sizeof(*e->lines), cmp_str);
+	}
+	for (int i = 0; i < nr; i++) {
+		free(lines[i].spec);
+		free(lines[i].line);
+	}
+	free(lines);
+	sdt_notes__free(notes, nr);
+	return ret ? ret : nr;
+}
+
+void probe_cache__remove_sdt_entries(struct probe_cache *pc)
+{
+	for (int i = pc->nr - 1; i >= 0; i--)
+		if (pc->entries[i].sdt)
+			probe_cache__remove_entry(pc, i);
+}
+
+int probe_file__has_ref_ctr_offset(void)
+{
+	return probe_file__readme_has("*place (uprobe):*(ref_ctr_offset)*");
 }

@@ -210,8 +210,7 @@ int probe_cache__parse(struct probe_cache *pc, const char *text, size_t len, int
  * Returns 0 with a new cache in *@out, or -errno; for a corrupt file
  * -EBADMSG, and "PATH:LINE: reason" is appended to @err (may be NULL).
  */
-int probe_cache__open(const char *dir, bool update, struct probe_cache **out,
-		      struct strbuf *err);
+int probe_cache__open(const char *dir, bool update, struct probe_cache **out, struct strbuf *err);
 
 /* A new empty cache in memory, attached to no file (path NULL). */
 struct probe_cache *probe_cache__new(void);
@@ -236,10 +235,39 @@ struct probe_cache_entry *probe_cache__find(struct probe_cache *pc, bool sdt, co
  * Add an entry (the strings are copied), replacing one with the same kind
  * and spec in place.
  */
-void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec,
-			    char *const *lines, int nr_lines);
+void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec, char *const *lines,
+			    int nr_lines);
 
 /* Remove the entry at @index. */
 void probe_cache__remove_entry(struct probe_cache *pc, int index);
+
+/*
+ * SDT markers (see util/sdt-note.h).  Add the markers of the ELF file
+ * @path (its uprobe lines name @path, so pass the real path) to @pc as
+ * perf 6.1 does: one '%' entry "sdt_PROVIDER:NAME=NAME" per marker name,
+ * appended in the order of the name's first note, whose lines
+ * ("p:sdt_PROVIDER/NAME PATH:0xOFF[(0xSEM)] arg1=%di:s32 ...", see
+ * sdt_note__synthesize()) are kept sorted by strcmp; a name that already
+ * has an entry gets the new lines merged into it.
+ *
+ * All or nothing: on error @pc is unchanged and a message naming @path
+ * is appended to @err (may be NULL).  Returns the number of markers (0:
+ * the file has none), or -EEXIST when a line is already in the cache
+ * (the cache is up to date: perf then writes nothing either), -EINVAL
+ * for an argument of more than 8 bytes, -EBADMSG for malformed notes, or
+ * sdt_notes__read()'s other errors.
+ */
+int probe_cache__add_sdt_entries(struct probe_cache *pc, const char *path, struct strbuf *err);
+
+/* Remove every '%' (SDT) entry, e.g. before a rescan of an updated file. */
+void probe_cache__remove_sdt_entries(struct probe_cache *pc);
+
+/*
+ * Can the kernel raise an SDT semaphore while a uprobe exists, i.e. does
+ * uprobe_events take "PATH:OFFSET(REF_CTR_OFFSET)"?  From tracefs's
+ * README ("place (uprobe): <path>:<offset>[%return][(ref_ctr_offset)]").
+ * 1, 0, or -errno when there is no README (tracefs not mounted).
+ */
+int probe_file__has_ref_ctr_offset(void);
 
 #endif
