@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/build-id.h"
 #include "util/debug.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
@@ -962,4 +963,81 @@ void probe_cache__remove_sdt_entries(struct probe_cache *pc)
 int probe_file__has_ref_ctr_offset(void)
 {
 	return probe_file__readme_has("*place (uprobe):*(ref_ctr_offset)*");
+}
+
+static void sdt_event_append(struct probe_cache_sdt_event **v, int *nr, const char *spec,
+			     const struct build_id_cache_entry *ent)
+{
+	const char *colon = strchr(spec, ':');
+	size_t end = strcspn(spec, "=");
+	struct probe_cache_sdt_event *e;
+
+	if (!colon || (size_t)(colon - spec) >= end || colon == spec || colon + 1 == spec + end)
+		return;
+	*v = realloc(*v, (*nr + 1) * sizeof(**v));
+	if (!*v)
+		abort();
+	e = &(*v)[(*nr)++];
+	e->group = strndup(spec, colon - spec);
+	e->event = strndup(colon + 1, spec + end - colon - 1);
+	if (!e->group || !e->event)
+		abort();
+	e->name = xstrdup(ent->name);
+	build_id__sprintf(&ent->bid, e->sbid);
+}
+
+static int cmp_sdt_event(const void *a, const void *b)
+{
+	const struct probe_cache_sdt_event *x = a, *y = b;
+	struct strbuf kx = STRBUF_INIT, ky = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&kx, "%s:%s@%s", x->group, x->event, x->sbid);
+	strbuf_addf(&ky, "%s:%s@%s", y->group, y->event, y->sbid);
+	ret = strcmp(kx.buf, ky.buf);
+	strbuf_release(&kx);
+	strbuf_release(&ky);
+	return ret;
+}
+
+int probe_cache__list_sdt_events(struct probe_cache_sdt_event **events)
+{
+	struct build_id_cache_entry *ents;
+	struct probe_cache_sdt_event *v = NULL;
+	int nr = 0, nents = build_id_cache__list(&ents);
+
+	*events = NULL;
+	if (nents < 0)
+		return nents == -ENOENT ? 0 : nents;
+	for (int i = 0; i < nents; i++) {
+		char *dir = build_id_cache__dirname(ents[i].name, &ents[i].bid);
+		struct strbuf err = STRBUF_INIT;
+		struct probe_cache *pc;
+		int ret = probe_cache__open(dir, false, &pc, &err);
+
+		if (ret == -EBADMSG)
+			pr_warning("Warning: %s: the probe cache is corrupt, skipped\n", err.buf);
+		for (int j = 0; !ret && j < pc->nr; j++)
+			if (pc->entries[j].sdt)
+				sdt_event_append(&v, &nr, pc->entries[j].spec, &ents[i]);
+		if (!ret)
+			probe_cache__close(pc);
+		strbuf_release(&err);
+		free(dir);
+	}
+	build_id_cache__free_entries(ents, nents);
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_sdt_event);
+	*events = v;
+	return nr;
+}
+
+void probe_cache__free_sdt_events(struct probe_cache_sdt_event *events, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		free(events[i].group);
+		free(events[i].event);
+		free(events[i].name);
+	}
+	free(events);
 }

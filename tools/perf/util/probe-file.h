@@ -270,4 +270,25 @@ void probe_cache__remove_sdt_entries(struct probe_cache *pc);
  */
 int probe_file__has_ref_ctr_offset(void);
 
+/*
+ * A '%' entry of a probe cache in the build-id cache, as perf list shows
+ * it: the GROUP:EVENT of its header ("%sdt_python:audit=audit"), and the
+ * cached file's name and build-id (hex).
+ */
+struct probe_cache_sdt_event {
+	char *group, *event;
+	char *name;
+	char sbid[41];
+};
+
+/*
+ * Every '%' entry of every probe cache of the build-id cache (reached
+ * through the .build-id links), sorted as perf sorts them: by
+ * "GROUP:EVENT@BUILDID" (strcmp).  A corrupt probes file is skipped with
+ * a warning; headers without a "GROUP:" are skipped.  Returns the count
+ * (*@events: free with probe_cache__free_sdt_events()) or -errno.
+ */
+int probe_cache__list_sdt_events(struct probe_cache_sdt_event **events);
+void probe_cache__free_sdt_events(struct probe_cache_sdt_event *events, int nr);
+
 #endif
