@@ -905,14 +905,21 @@ static int sdt_lines(struct probe_cache *pc, const char *path, const struct sdt_
 		out[i].line = strbuf_detach(&sb, NULL);
 		strbuf_addf(&sb, "sdt_%s:%s=%s", notes[i].provider, notes[i].name, notes[i].name);
 		out[i].spec = strbuf_detach(&sb, NULL);
-		if (entry_has_line(probe_cache__find(pc, true, out[i].spec), out[i].line))
+		if (entry_has_line(probe_cache__find(pc, true, out[i].spec), out[i].line)) {
 			ret = -EEXIST;
-		for (int j = 0; j < i && !ret; j++)
-			if (!strcmp(out[j].line, out[i].line) && !strcmp(out[j].spec, out[i].spec))
-				ret = -EEXIST;
-		if (ret && err)
-			strbuf_addf(err, "SDT marker %s:%s of %s is already in the cache",
-				    notes[i].provider, notes[i].name, path);
+			if (err)
+				strbuf_addf(err, "SDT marker %s:%s of %s is already in the cache",
+					    notes[i].provider, notes[i].name, path);
+		}
+		for (int j = 0; j < i && !ret; j++) {
+			if (strcmp(out[j].line, out[i].line) || strcmp(out[j].spec, out[i].spec))
+				continue;
+			/* perf keeps an entry's lines in a set: it fails the same way. */
+			ret = -EEXIST;
+			if (err)
+				strbuf_addf(err, "SDT marker %s:%s of %s has two identical notes",
+					    notes[i].provider, notes[i].name, path);
+		}
 	}
 	strbuf_release(&sb);
 	return ret;
