@@ -225,6 +225,22 @@ test_expect_success '--update refreshes the SDT entries and keeps the cached pro
 	test_cmp_file expect got
 '
 
+if have_root && setup_tracefs && have_system_perf; then
+	test_cleanup "remove_probe_group perftest_sdtlist"
+	test_expect_success 'perf list shows probe events as the system perf does' '
+		off=$(printf "0x%x" $(( $(readelf -hW plain | sed -n "s/.*Entry point address: *//p") ))) &&
+		echo "p:perftest_sdtlist/ev_b $(realpath plain):$off" >>"$TRACEFS/uprobe_events" &&
+		echo "p:perftest_sdtlist/ev_a $(realpath plain):$off" >>"$TRACEFS/uprobe_events" &&
+		for g in "perftest_sdtlist:*" "perftest_sdtlist:ev_a" "ev_?"; do
+			"$PERF" list "$g" | grep "perftest_sdtlist" >ours.list &&
+			"$SYSTEM_PERF" list "$g" 2>/dev/null | grep "perftest_sdtlist" >theirs.list
+			test_cmp_file theirs.list ours.list || exit 1
+		done &&
+		"$PERF" list tracepoint | grep -q "^  perftest_sdtlist:ev_a  *\[Tracepoint event\]$" &&
+		"$PERF" list | grep -q "^  perftest_sdtlist:ev_b  *\[Tracepoint event\]$"
+	'
+fi
+
 test_expect_success 'perf list sdt with an empty cache prints nothing' '
 	mkdir -p h5 &&
 	HOME=$TEST_TMP/h5 "$PERF" list sdt >out 2>err &&
