@@ -99,6 +99,15 @@ if have_system_perf; then
 		grep -q "^%sdt_python:function__entry=function__entry$" $(probes_file "$TEST_TMP/ours" $PYTHON)
 	'
 
+	test_expect_success 'system libraries with markers: byte-identical to the system perf' '
+		for f in /usr/lib/x86_64-linux-gnu/libstdc++.so.6 \
+			/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0; do
+			test -e $f || continue
+			f=$(realpath $f) &&
+			ours_and_theirs $f && same_probes $f || exit 1
+		done
+	'
+
 	test_expect_success 'the dtrace program: byte-identical to the system perf' '
 		ours_and_theirs sdtprog && same_probes sdtprog
 	'
