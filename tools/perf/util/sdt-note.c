@@ -107,7 +107,6 @@ int sdt_notes__parse(const void *buf, size_t len, bool elf64, bool swap, size_t 
 	struct sdt_note *v = NULL;
 	const char *dummy;
 	size_t pos = 0;
-
 	int nr = 0, ret = 0;
 
 	if (!why)
