@@ -80,7 +80,7 @@ static void add_sdt_markers(const struct cache_file *file, bool update)
 	char *dir = build_id_cache__dirname(file->name, &file->bid);
 	struct strbuf err = STRBUF_INIT;
 	struct probe_cache *pc;
-	int ret = probe_cache__open(dir, true, &pc, &err);
+	int removed = 0, ret = probe_cache__open(dir, true, &pc, &err);
 
 	if (ret) {
 		pr_warning("Warning: cannot update the probe cache of %s: %s\n", file->arg,
@@ -88,9 +88,9 @@ static void add_sdt_markers(const struct cache_file *file, bool update)
 		goto out;
 	}
 	if (update)
-		probe_cache__remove_sdt_entries(pc);
+		removed = probe_cache__remove_sdt_entries(pc);
 	ret = probe_cache__add_sdt_entries(pc, file->name, &err);
-	if (ret > 0)
+	if (ret > 0 || (ret == 0 && removed))
 		ret = probe_cache__commit(pc);
 	if (ret == -EEXIST)
 		pr_debug("%s\n", err.buf); /* up to date, as when added before */

@@ -960,11 +960,17 @@ int probe_cache__add_sdt_entries(struct probe_cache *pc, const char *path, struc
 	return ret ? ret : nr;
 }
 
-void probe_cache__remove_sdt_entries(struct probe_cache *pc)
+int probe_cache__remove_sdt_entries(struct probe_cache *pc)
 {
-	for (int i = pc->nr - 1; i >= 0; i--)
-		if (pc->entries[i].sdt)
+	int removed = 0;
+
+	for (int i = pc->nr - 1; i >= 0; i--) {
+		if (pc->entries[i].sdt) {
 			probe_cache__remove_entry(pc, i);
+			removed++;
+		}
+	}
+	return removed;
 }
 
 int probe_file__has_ref_ctr_offset(void)

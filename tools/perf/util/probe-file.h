@@ -259,8 +259,11 @@ void probe_cache__remove_entry(struct probe_cache *pc, int index);
  */
 int probe_cache__add_sdt_entries(struct probe_cache *pc, const char *path, struct strbuf *err);
 
-/* Remove every '%' (SDT) entry, e.g. before a rescan of an updated file. */
-void probe_cache__remove_sdt_entries(struct probe_cache *pc);
+/*
+ * Remove every '%' (SDT) entry, e.g. before a rescan of an updated file.
+ * Returns how many were removed.
+ */
+int probe_cache__remove_sdt_entries(struct probe_cache *pc);
 
 /*
  * Can the kernel raise an SDT semaphore while a uprobe exists, i.e. does

@@ -250,6 +250,15 @@ if have_root && setup_tracefs && have_system_perf; then
 	'
 fi
 
+test_expect_success '--update of a file without markers drops its stale SDT entries' '
+	mkdir -p h6 &&
+	HOME=$TEST_TMP/h6 "$PERF" buildid-cache -a plain &&
+	P=$(probes_file "$TEST_TMP/h6" plain) &&
+	printf "%%sdt_x:gone=gone\np:sdt_x/gone %s:0x1\n" "$(realpath plain)" >$P &&
+	HOME=$TEST_TMP/h6 "$PERF" buildid-cache -u plain &&
+	! test -s $P
+'
+
 test_expect_success 'perf list sdt with an empty cache prints nothing' '
 	mkdir -p h5 &&
 	HOME=$TEST_TMP/h5 "$PERF" list sdt >out 2>err &&
