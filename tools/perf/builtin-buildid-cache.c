@@ -15,6 +15,7 @@
 #include "util/debug.h"
 #include "util/debuginfod.h"
 #include "util/parse-options.h"
+#include "util/probe-file.h"
 #include "util/util.h"
 
 static const char *const buildid_cache_usage[] = {
@@ -69,6 +70,42 @@ static void free_files(struct cache_file *files, int nr)
 	free(files);
 }
 
+/*
+ * Write the SDT markers of a cached file into its entry's probe cache, as
+ * perf does.  @update (--update): the markers replace the old ones.  A
+ * failure here leaves the probes file as it was and does not fail the add:
+ * the file is in the cache either way.
+ */
+static void add_sdt_markers(const struct cache_file *file, bool update)
+{
+	char *dir = build_id_cache__dirname(file->name, &file->bid);
+	struct strbuf err = STRBUF_INIT;
+	struct probe_cache *pc;
+	int removed = 0, ret = probe_cache__open(dir, true, &pc, &err);
+
+	if (ret) {
+		pr_warning("Warning: cannot update the probe cache of %s: %s\n", file->arg,
+			   err.len ? err.buf : strerror(-ret));
+		goto out;
+	}
+	if (update)
+		removed = probe_cache__remove_sdt_entries(pc);
+	ret = probe_cache__add_sdt_entries(pc, file->name, &err);
+	if (ret > 0 || (ret == 0 && removed))
+		ret = probe_cache__commit(pc);
+	if (ret == -EEXIST)
+		pr_debug("%s\n", err.buf); /* up to date, as when added before */
+	else if (ret < 0 && err.len)
+		pr_warning("Warning: %s; no SDT marker of it was cached\n", err.buf);
+	else if (ret < 0)
+		pr_warning("Warning: cannot write the probe cache of %s: %s\n", file->arg,
+			   strerror(-ret));
+	probe_cache__close(pc);
+out:
+	strbuf_release(&err);
+	free(dir);
+}
+
 static const char *ok_or_fail(int err)
 {
 	return err ? "FAIL" : "Ok";
@@ -92,6 +129,8 @@ static int add_files(struct str_list *list, bool force, bool update)
 		if (err) {
 			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg, strerror(-err));
 			ret = -1;
+		} else {
+			add_sdt_markers(&files[i], update);
 		}
 	}
 	free_files(files, list->nr);

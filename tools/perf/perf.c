@@ -23,6 +23,7 @@ static const struct cmd_struct commands[] = {
 	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list", cmd_buildid_list, "List the buildids of an ELF file or the kernel" },
 	{ "help", cmd_help, "Display help information about perf" },
+	{ "list", cmd_list, "List all symbolic event types" },
 	{ "probe", cmd_probe, "Define new dynamic tracepoints" },
 	{ "trace", cmd_trace, "Show probe and trace events as they fire" },
 	{ "version", cmd_version, "display the version of perf binary" },

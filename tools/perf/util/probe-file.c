@@ -11,9 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/build-id.h"
 #include "util/debug.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
+#include "util/sdt-arg.h"
+#include "util/sdt-note.h"
 #include "util/util.h"
 
 #define TRACEFS_DEFAULT "/sys/kernel/tracing"
@@ -899,4 +902,197 @@ void probe_cache__remove_entry(struct probe_cache *pc, int index)
 	memmove(&pc->entries[index], &pc->entries[index + 1],
 		sizeof(*pc->entries) * (pc->nr - index - 1));
 	pc->nr--;
+}
+
+/* SDT markers in the cache. */
+
+struct sdt_line {
+	char *spec; /* "sdt_PROVIDER:NAME=NAME" */
+	char *line;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool entry_has_line(const struct probe_cache_entry *e, const char *line)
+{
+	for (int i = 0; e && i < e->nr_lines; i++)
+		if (!strcmp(e->lines[i], line))
+			return true;
+	return false;
+}
+
+/* The lines of the markers, checked against @pc and each other; 0 or -errno. */
+static int sdt_lines(struct probe_cache *pc, const char *path, const struct sdt_note *notes, int nr,
+		     struct sdt_line *out, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	for (int i = 0; i < nr && !ret; i++) {
+		char *bad = NULL;
+
+		strbuf_reset(&sb);
+		ret = sdt_note__synthesize(&notes[i], path, &sb, &bad);
+		if (ret) {
+			if (err)
+				strbuf_addf(err,
+					    "SDT marker %s:%s of %s: invalid argument size in '%s'",
+					    notes[i].provider, notes[i].name, path, bad);
+			free(bad);
+			break;
+		}
+		out[i].line = strbuf_detach(&sb, NULL);
+		strbuf_addf(&sb, "sdt_%s:%s=%s", notes[i].provider, notes[i].name, notes[i].name);
+		out[i].spec = strbuf_detach(&sb, NULL);
+		if (entry_has_line(probe_cache__find(pc, true, out[i].spec), out[i].line)) {
+			ret = -EEXIST;
+			if (err)
+				strbuf_addf(err, "SDT marker %s:%s of %s is already in the cache",
+					    notes[i].provider, notes[i].name, path);
+		}
+		for (int j = 0; j < i && !ret; j++) {
+			if (strcmp(out[j].line, out[i].line) || strcmp(out[j].spec, out[i].spec))
+				continue;
+			/* perf keeps an entry's lines in a set: it fails the same way. */
+			ret = -EEXIST;
+			if (err)
+				strbuf_addf(err, "SDT marker %s:%s of %s has two identical notes",
+					    notes[i].provider, notes[i].name, path);
+		}
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+int probe_cache__add_sdt_entries(struct probe_cache *pc, const char *path, struct strbuf *err)
+{
+	struct sdt_note *notes = NULL;
+	struct sdt_line *lines;
+	const char *why = NULL;
+	int nr, ret;
+
+	nr = sdt_notes__read(path, &notes, &why);
+	if (nr < 0) {
+		if (err)
+			strbuf_addf(err, "Cannot read the SDT markers of %s: %s", path,
+				    why ? why : strerror(-nr));
+		return nr;
+	}
+	lines = xzalloc((nr + 1) * sizeof(*lines));
+	ret = sdt_lines(pc, path, notes, nr, lines, err);
+	for (int i = 0; i < nr && !ret; i++) {
+		struct probe_cache_entry *e = probe_cache__find(pc, true, lines[i].spec);
+
+		if (!e) {
+			probe_cache__add_entry(pc, true, lines[i].spec, &lines[i].line, 1);
+			continue;
+		}
+		entry_add_line(e, lines[i].line, strlen(lines[i].line));
+		qsort(e->lines, e->nr_lines, sizeof(*e->lines), cmp_str);
+	}
+	for (int i = 0; i < nr; i++) {
+		free(lines[i].spec);
+		free(lines[i].line);
+	}
+	free(lines);
+	sdt_notes__free(notes, nr);
+	return ret ? ret : nr;
+}
+
+int probe_cache__remove_sdt_entries(struct probe_cache *pc)
+{
+	int removed = 0;
+
+	for (int i = pc->nr - 1; i >= 0; i--) {
+		if (pc->entries[i].sdt) {
+			probe_cache__remove_entry(pc, i);
+			removed++;
+		}
+	}
+	return removed;
+}
+
+int probe_file__has_ref_ctr_offset(void)
+{
+	return probe_file__readme_has("*place (uprobe):*(ref_ctr_offset)*");
+}
+
+static void sdt_event_append(struct probe_cache_sdt_event **v, int *nr, const char *spec,
+			     const struct build_id_cache_entry *ent)
+{
+	const char *colon = strchr(spec, ':');
+	size_t end = strcspn(spec, "=");
+	struct probe_cache_sdt_event *e;
+
+	if (!colon || (size_t)(colon - spec) >= end || colon == spec || colon + 1 == spec + end)
+		return;
+	*v = realloc(*v, (*nr + 1) * sizeof(**v));
+	if (!*v)
+		abort();
+	e = &(*v)[(*nr)++];
+	e->group = strndup(spec, colon - spec);
+	e->event = strndup(colon + 1, spec + end - colon - 1);
+	if (!e->group || !e->event)
+		abort();
+	e->name = xstrdup(ent->name);
+	build_id__sprintf(&ent->bid, e->sbid);
+}
+
+static int cmp_sdt_event(const void *a, const void *b)
+{
+	const struct probe_cache_sdt_event *x = a, *y = b;
+	struct strbuf kx = STRBUF_INIT, ky = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&kx, "%s:%s@%s", x->group, x->event, x->sbid);
+	strbuf_addf(&ky, "%s:%s@%s", y->group, y->event, y->sbid);
+	ret = strcmp(kx.buf, ky.buf);
+	strbuf_release(&kx);
+	strbuf_release(&ky);
+	return ret;
+}
+
+int probe_cache__list_sdt_events(struct probe_cache_sdt_event **events)
+{
+	struct build_id_cache_entry *ents;
+	struct probe_cache_sdt_event *v = NULL;
+	int nr = 0, nents = build_id_cache__list(&ents);
+
+	*events = NULL;
+	if (nents < 0)
+		return nents == -ENOENT ? 0 : nents;
+	for (int i = 0; i < nents; i++) {
+		char *dir = build_id_cache__dirname(ents[i].name, &ents[i].bid);
+		struct strbuf err = STRBUF_INIT;
+		struct probe_cache *pc;
+		int ret = probe_cache__open(dir, false, &pc, &err);
+
+		if (ret == -EBADMSG)
+			pr_warning("Warning: %s: the probe cache is corrupt, skipped\n", err.buf);
+		for (int j = 0; !ret && j < pc->nr; j++)
+			if (pc->entries[j].sdt)
+				sdt_event_append(&v, &nr, pc->entries[j].spec, &ents[i]);
+		if (!ret)
+			probe_cache__close(pc);
+		strbuf_release(&err);
+		free(dir);
+	}
+	build_id_cache__free_entries(ents, nents);
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_sdt_event);
+	*events = v;
+	return nr;
+}
+
+void probe_cache__free_sdt_events(struct probe_cache_sdt_event *events, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		free(events[i].group);
+		free(events[i].event);
+		free(events[i].name);
+	}
+	free(events);
 }

@@ -241,4 +241,57 @@ void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec, 
 /* Remove the entry at @index. */
 void probe_cache__remove_entry(struct probe_cache *pc, int index);
 
+/*
+ * SDT markers (see util/sdt-note.h).  Add the markers of the ELF file
+ * @path (its uprobe lines name @path, so pass the real path) to @pc as
+ * perf 6.1 does: one '%' entry "sdt_PROVIDER:NAME=NAME" per marker name,
+ * appended in the order of the name's first note, whose lines
+ * ("p:sdt_PROVIDER/NAME PATH:0xOFF[(0xSEM)] arg1=%di:s32 ...", see
+ * sdt_note__synthesize()) are kept sorted by strcmp; a name that already
+ * has an entry gets the new lines merged into it.
+ *
+ * All or nothing: on error @pc is unchanged and a message naming @path
+ * is appended to @err (may be NULL).  Returns the number of markers (0:
+ * the file has none), or -EEXIST when a line is already in the cache
+ * (the cache is up to date: perf then writes nothing either), -EINVAL
+ * for an argument of more than 8 bytes, -EBADMSG for malformed notes, or
+ * sdt_notes__read()'s other errors.
+ */
+int probe_cache__add_sdt_entries(struct probe_cache *pc, const char *path, struct strbuf *err);
+
+/*
+ * Remove every '%' (SDT) entry, e.g. before a rescan of an updated file.
+ * Returns how many were removed.
+ */
+int probe_cache__remove_sdt_entries(struct probe_cache *pc);
+
+/*
+ * Can the kernel raise an SDT semaphore while a uprobe exists, i.e. does
+ * uprobe_events take "PATH:OFFSET(REF_CTR_OFFSET)"?  From tracefs's
+ * README ("place (uprobe): <path>:<offset>[%return][(ref_ctr_offset)]").
+ * 1, 0, or -errno when there is no README (tracefs not mounted).
+ */
+int probe_file__has_ref_ctr_offset(void);
+
+/*
+ * A '%' entry of a probe cache in the build-id cache, as perf list shows
+ * it: the GROUP:EVENT of its header ("%sdt_python:audit=audit"), and the
+ * cached file's name and build-id (hex).
+ */
+struct probe_cache_sdt_event {
+	char *group, *event;
+	char *name;
+	char sbid[41];
+};
+
+/*
+ * Every '%' entry of every probe cache of the build-id cache (reached
+ * through the .build-id links), sorted as perf sorts them: by
+ * "GROUP:EVENT@BUILDID" (strcmp).  A corrupt probes file is skipped with
+ * a warning; headers without a "GROUP:" are skipped.  Returns the count
+ * (*@events: free with probe_cache__free_sdt_events()) or -errno.
+ */
+int probe_cache__list_sdt_events(struct probe_cache_sdt_event **events);
+void probe_cache__free_sdt_events(struct probe_cache_sdt_event *events, int nr);
+
 #endif

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/debug.h"
+#include "util/sdt-arg.h"
+#include "util/sdt-note.h"
+#include "util/util.h"
+
+/*
+ * The assembler's register names and the kernel's pt_regs names.  A name
+ * is looked up as a prefix of these, the first match winning, so the
+ * order matters: "es" finds "esi", "r1" finds "r10", as perf finds them.
+ */
+static const struct sdt_reg {
+	const char *asm_name;
+	const char *kernel_name;
+} sdt_regs[] = {
+	{ "rax", "ax" },  { "eax", "ax" },   { "ax", "ax" },	{ "al", "ax" },
+	{ "ah", "ax" },	  { "rbx", "bx" },   { "ebx", "bx" },	{ "bx", "bx" },
+	{ "bl", "bx" },	  { "bh", "bx" },    { "rcx", "cx" },	{ "ecx", "cx" },
+	{ "cx", "cx" },	  { "cl", "cx" },    { "ch", "cx" },	{ "rdx", "dx" },
+	{ "edx", "dx" },  { "dx", "dx" },    { "dl", "dx" },	{ "dh", "dx" },
+	{ "rsi", "si" },  { "esi", "si" },   { "si", "si" },	{ "sil", "si" },
+	{ "rdi", "di" },  { "edi", "di" },   { "di", "di" },	{ "dil", "di" },
+	{ "rbp", "bp" },  { "ebp", "bp" },   { "bp", "bp" },	{ "bpl", "bp" },
+	{ "rsp", "sp" },  { "esp", "sp" },   { "sp", "sp" },	{ "spl", "sp" },
+	{ "r8", "r8" },	  { "r8d", "r8" },   { "r8w", "r8" },	{ "r8b", "r8" },
+	{ "r9", "r9" },	  { "r9d", "r9" },   { "r9w", "r9" },	{ "r9b", "r9" },
+	{ "r10", "r10" }, { "r10d", "r10" }, { "r10w", "r10" }, { "r10b", "r10" },
+	{ "r11", "r11" }, { "r11d", "r11" }, { "r11w", "r11" }, { "r11b", "r11" },
+	{ "r12", "r12" }, { "r12d", "r12" }, { "r12w", "r12" }, { "r12b", "r12" },
+	{ "r13", "r13" }, { "r13d", "r13" }, { "r13w", "r13" }, { "r13b", "r13" },
+	{ "r14", "r14" }, { "r14d", "r14" }, { "r14w", "r14" }, { "r14b", "r14" },
+	{ "r15", "r15" }, { "r15d", "r15" }, { "r15w", "r15" }, { "r15b", "r15" },
+};
+
+static const char *kernel_reg_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sdt_regs); i++)
+		if (!strncmp(sdt_regs[i].asm_name, name, len))
+			return sdt_regs[i].kernel_name;
+	return NULL;
+}
+
+static bool is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The type of a SIZE: 0 and "no type" (*@type NULL), or -EINVAL. */
+static int size_type(const char *size, size_t len, const char **type)
+{
+	static const char *const types[2][9] = {
+		{ NULL, "u8", "u16", NULL, "u32", NULL, NULL, NULL, "u64" },
+		{ NULL, "s8", "s16", NULL, "s32", NULL, NULL, NULL, "s64" },
+	};
+	char buf[32];
+	long n;
+
+	/* strtol's reading: leading sign and digits, the rest ignored. */
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, size, len);
+	buf[len] = '\0';
+	n = strtol(buf, NULL, 10);
+	if (n > 8 || n < -8)
+		return -EINVAL;
+	*type = types[n < 0][n < 0 ? -n : n];
+	return 0;
+}
+
+/* OP as [+|-][DIGITS][(]%REG[)], whole; 0 when it is not. */
+static int convert_operand(const char *op, struct strbuf *out)
+{
+	const char *p = op, *sign, *digits, *reg, *kreg;
+	size_t sign_len, digits_len, reg_len;
+	bool lparen, rparen;
+
+	sign = p;
+	if (*p == '+' || *p == '-')
+		p++;
+	sign_len = p - sign;
+	digits = p;
+	while (is_digit(*p))
+		p++;
+	digits_len = p - digits;
+	lparen = *p == '(';
+	if (lparen)
+		p++;
+	if (*p++ != '%' || !is_lower(*p))
+		return 0;
+	reg = p++;
+	while (is_lower(*p) || is_digit(*p))
+		p++;
+	reg_len = p - reg;
+	if (reg_len < 2 || reg_len > 5)
+		return 0;
+	rparen = *p == ')';
+	if (rparen)
+		p++;
+	if (*p)
+		return 0;
+
+	if (lparen) {
+		if (!sign_len && !digits_len)
+			strbuf_addstr(out, "+0");
+		else if (!sign_len)
+			strbuf_addch(out, '+');
+		strbuf_add(out, sign, sign_len);
+		strbuf_add(out, digits, digits_len);
+		strbuf_addch(out, '(');
+	} else {
+		/* perf drops the sign of a register operand, keeps its digits. */
+		strbuf_add(out, digits, digits_len);
+	}
+	strbuf_addch(out, '%');
+	kreg = kernel_reg_name(reg, reg_len);
+	if (kreg)
+		strbuf_addstr(out, kreg);
+	else
+		strbuf_add(out, reg, reg_len);
+	if (rparen)
+		strbuf_addch(out, ')');
+	return 1;
+}
+
+int sdt_arg__to_fetcharg(const char *arg, struct strbuf *out)
+{
+	const char *at = strchr(arg, '@'), *op = at ? at + 1 : arg, *type = NULL;
+	size_t len = out->len;
+
+	if (at && size_type(arg, at - arg, &type))
+		return -EINVAL;
+	if (!convert_operand(op, out)) {
+		strbuf_setlen(out, len);
+		return 0;
+	}
+	if (type)
+		strbuf_addf(out, ":%s", type);
+	return 1;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int sdt_args__synthesize(const char *args, struct strbuf *out, char **bad)
+{
+	struct strbuf word = STRBUF_INIT, conv = STRBUF_INIT;
+	const char *p = args;
+	size_t len = out->len;
+	int n = 0, ret = 0;
+
+	while (*p) {
+		const char *end;
+
+		while (is_space(*p))
+			p++;
+		if (!*p)
+			break;
+		for (end = p; *end && !is_space(*end); end++)
+			;
+		strbuf_reset(&word);
+		strbuf_add(&word, p, end - p);
+		p = end;
+		n++;
+		ret = sdt_arg__to_fetcharg(word.buf, &conv);
+		if (ret < 0) {
+			strbuf_setlen(out, len);
+			if (bad)
+				*bad = strbuf_detach(&word, NULL);
+			goto out;
+		}
+		if (ret == 0) {
+			const char *at = strchr(word.buf, '@');
+
+			pr_debug("Skipping unsupported SDT argument: %s\n", at ? at + 1 : word.buf);
+			continue;
+		}
+		strbuf_addf(out, " arg%d=", n);
+		strbuf_add(out, conv.buf, conv.len);
+		strbuf_reset(&conv);
+	}
+	ret = 0;
+out:
+	strbuf_release(&word);
+	strbuf_release(&conv);
+	return ret;
+}
+
+int sdt_note__synthesize(const struct sdt_note *note, const char *path, struct strbuf *out,
+			 char **bad)
+{
+	size_t len = out->len;
+	int ret;
+
+	strbuf_addf(out, "p:sdt_%s/%s %s:0x%" PRIx64, note->provider, note->name, path,
+		    note->offset);
+	if (note->sem_offset)
+		strbuf_addf(out, "(0x%" PRIx64 ")", note->sem_offset);
+	ret = sdt_args__synthesize(note->args, out, bad);
+	if (ret)
+		strbuf_setlen(out, len);
+	return ret;
+}

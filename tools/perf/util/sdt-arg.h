@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_SDT_ARG_H
+#define PERF_UTIL_SDT_ARG_H
+
+/*
+ * SDT marker arguments (x86 assembler operands with a size, "-4@%edi",
+ * "8@-16(%rbp)") into uprobe fetchargs ("%di:s32", "-16(%bp):u64"),
+ * written exactly as perf 6.1 writes them in the probe cache.
+ */
+
+#include "util/strbuf.h"
+
+struct sdt_note;
+
+/*
+ * Convert one argument word "[SIZE@]OP".  SIZE is a decimal number,
+ * negative for a signed value: 1, 2, 4 or 8 (bytes) give the type
+ * s8..s64/u8..u64, other sizes up to 8 in magnitude give no type, and a
+ * larger one is an error.  OP must have the form
+ *
+ *	[+|-][DIGITS][(]%REG[)]		REG: [a-z][a-z0-9]{1,4}
+ *
+ * where REG is renamed to the kernel's 64-bit name (eax, ax, al, ah ->
+ * ax; r8d, r8w, r8b -> r8 ...; a name the table lacks is kept), and a
+ * memory operand is written with an explicit sign ("(%rax)" ->
+ * "+0(%ax)").  Other forms (constants "$5", rip-relative "foo(%rip)",
+ * hexadecimal displacements, "(%rax,%rbx,8)", symbols) cannot be fetched
+ * by a uprobe: they are skipped.
+ *
+ * Returns 1 with the fetcharg ("%di:s32", without a name) appended to
+ * @out, 0 when @arg is skipped (nothing appended), or -EINVAL for a size
+ * larger than 8 bytes.
+ */
+int sdt_arg__to_fetcharg(const char *arg, struct strbuf *out);
+
+/*
+ * The fetchargs of a whole argument string: " arg1=FETCHARG" for each
+ * whitespace-separated word that converts, numbered by the word's
+ * position (a skipped word leaves a gap: "arg2=%ax:u64").  Skipped words
+ * are reported with pr_debug.  0, or -EINVAL (nothing is appended) with
+ * the offending word in *@bad (may be NULL; a new string).
+ */
+int sdt_args__synthesize(const char *args, struct strbuf *out, char **bad);
+
+/*
+ * The uprobe_events line of a marker of the file @path:
+ * "p:sdt_PROVIDER/NAME PATH:0xOFFSET[(0xSEMAPHORE)] arg1=... ...".
+ * 0 or -EINVAL as above.
+ */
+int sdt_note__synthesize(const struct sdt_note *note, const char *path, struct strbuf *out,
+			 char **bad);
+
+#endif
