@@ -1353,10 +1353,45 @@ static const char *probe_target__name(const struct probe_target *t)
 	return t->path ? t->path : t->module ? t->module : "the kernel";
 }
 
+static int find_in_cache(struct probe_cache *pc, const struct perf_probe_event *pev,
+			 const struct probe_target *t, struct probe_trace_event **tevs);
+
 /* SDT markers read straight from the target (not yet cached). */
 static int find_sdt_in_binary(const struct perf_probe_event *pev, const struct probe_target *t,
 			      struct probe_trace_event **tevs)
 {
+	struct strbuf err = STRBUF_INIT;
+	struct probe_cache *pc;
+	int ret;
+
+	if (!t->uprobes)
+		return 0;
+	pc = probe_cache__new();
+	ret = probe_cache__add_sdt_entries(pc, t->path, &err);
+	if (ret < 0 && ret != -EEXIST)
+		pr_debug("SDT notes of %s: %s\n", t->path, err.buf);
+	ret = ret > 0 ? find_in_cache(pc, pev, t, tevs) : 0;
+	probe_cache__close(pc);
+	strbuf_release(&err);
+	return ret;
+}
+
+/*
+ * SDT events with a semaphore need the kernel to raise it while the event
+ * exists ("(ref_ctr_offset)" in uprobe_events); say so when it can't.
+ */
+static int check_ref_ctr_support(const struct probe_trace_event *tevs, int ntevs)
+{
+	for (int i = 0; i < ntevs; i++) {
+		if (!tevs[i].point.ref_ctr_offset)
+			continue;
+		if (probe_file__has_ref_ctr_offset() == 0) {
+			pr_err("Error: %s:%s is guarded by a semaphore, and this kernel's uprobes can not raise semaphores (no ref_ctr_offset in tracefs README)\n",
+			       tevs[i].group, tevs[i].event);
+			return -EOPNOTSUPP;
+		}
+		break;
+	}
 	return 0;
 }
 
@@ -1564,6 +1599,14 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 	}
 	if (ret == 0 && pev->sdt)
 		ret = find_sdt_in_binary(pev, t, tevs);
+	if (ret > 0 && pev->sdt && !probe_conf.dry_run) {
+		int err = check_ref_ctr_support(*tevs, ret);
+
+		if (err) {
+			free_trace_events(*tevs, ret);
+			return err;
+		}
+	}
 	if (ret == 0 && pev->sdt) {
 		char *spec = synthesize_perf_probe_command(pev);
 
@@ -1778,9 +1821,12 @@ static void print_added_event(const struct probe_trace_event *tev,
 	/* A glob or an alias shows the function actually probed. */
 	if (pp.function && tev->point.realname && strpbrk(pp.function, "*?["))
 		pp.function = tev->point.realname;
-	if (pev->sdt)
-		point = synthesize_perf_probe_command(pev);
-	else
+	if (pev->sdt) { /* perf shows the marker's own name: "%foo__bar" */
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%%%s", pev->event ? pev->event : "");
+		point = strbuf_detach(&sb, NULL);
+	} else
 		point = synthesize_perf_probe_point(&pp);
 	for (int i = 0; i < pev->nargs; i++) {
 		char *a = synthesize_perf_probe_arg(&pev->args[i]);

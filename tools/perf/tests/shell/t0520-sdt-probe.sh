@@ -9,8 +9,6 @@ test_description='perf probe places SDT markers: sdt_PROVIDER:NAME and %sdt_...,
 #	SDT_TEST_PERF=/usr/bin/perf T=t0520 sh tools/perf/tests/run.sh
 PERF=${SDT_TEST_PERF:-$PERF}
 
-"$PERF" probe -x /bin/true -D %sdt_x:y 2>&1 | grep -q "is not a cached or SDT event" &&
-	test_skip_all "perf probe cannot place SDT events yet"
 
 have_root || test_skip_all 'needs root for tracefs'
 setup_tracefs || test_skip_all 'tracefs uprobe_events is not writable'
