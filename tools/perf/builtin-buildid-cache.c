@@ -296,15 +296,9 @@ int cmd_buildid_cache(int argc, const char **argv)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, options, buildid_cache_usage, 0);
-	if (argc == -2)
-		return 0;
-	if (argc < 0)
-		return 129;
-	if (argc > 0) {
-		pr_err("  Error: unexpected argument `%s'\n", argv[0]);
-		usage_with_options(buildid_cache_usage, options);
-		ret = 129;
+	argc = parse_options(argc, argv, options, buildid_cache_usage, PARSE_OPT_NO_ARGS);
+	if (argc < 0) {
+		ret = argc == -2 ? 0 : 129;
 		goto out;
 	}
 	if (add.nr && add_files(&add, force, false))

@@ -68,16 +68,9 @@ int cmd_buildid_list(int argc, const char **argv)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, options, buildid_list_usage, 0);
-	if (argc == -2)
-		return 0;
+	argc = parse_options(argc, argv, options, buildid_list_usage, PARSE_OPT_NO_ARGS);
 	if (argc < 0)
-		return 129;
-	if (argc > 0) {
-		pr_err("  Error: unexpected argument `%s'\n", argv[0]);
-		usage_with_options(buildid_list_usage, options);
-		return 129;
-	}
+		return argc == -2 ? 0 : 129;
 	if (kernel_maps)
 		return list_kernel_and_modules();
 	if (kernel) {

@@ -277,6 +277,10 @@ int parse_options(int argc, const char **argv, const struct option *options,
 	while (i < argc)
 		argv[kept++] = argv[i++];
 	argv[kept] = NULL;
+	if (kept && (flags & PARSE_OPT_NO_ARGS)) {
+		fprintf(stderr, "  Error: unexpected argument `%s'\n", argv[0]);
+		goto bad;
+	}
 	return kept;
 bad:
 	print_usage(stderr, usage, options);

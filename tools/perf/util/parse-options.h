@@ -25,6 +25,7 @@ enum parse_opt_type {
 
 /* Flags of parse_options(). */
 #define PARSE_OPT_STOP_AT_NON_OPTION 1 /* the first non-option ends the options */
+#define PARSE_OPT_NO_ARGS 2	       /* a non-option argument is an error */
 
 /* A list of strings gathered from the command line; items point into argv. */
 struct str_list {

@@ -18,6 +18,7 @@
 
 #include "util/debug.h"
 #include "util/sdt-note.h"
+#include "util/symbol-elf.h"
 #include "util/util.h"
 
 #define SDT_NOTE_OWNER "stapsdt"
@@ -176,25 +177,6 @@ static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *offset)
 	return -ERANGE;
 }
 
-static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *sname;
-
-		if (!gelf_getshdr(scn, shdr))
-			return NULL;
-		sname = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (sname && !strcmp(sname, name))
-			return scn;
-	}
-	return NULL;
-}
-
 /*
  * Move the notes by the prelink difference and find their file offsets;
  * notes that fall outside the file's segments are dropped with a warning.
@@ -202,7 +184,7 @@ static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
 static int locate_notes(Elf *elf, const char *path, struct sdt_note *notes, int nr)
 {
 	GElf_Shdr base_shdr;
-	bool have_base = section_by_name(elf, ".stapsdt.base", &base_shdr) != NULL;
+	bool have_base = elf_find_section(elf, SHT_NULL, ".stapsdt.base", &base_shdr) != NULL;
 	int kept = 0;
 
 	for (int i = 0; i < nr; i++) {
@@ -272,7 +254,7 @@ int sdt_notes__read(const char *path, struct sdt_note **notes, const char **why)
 		ret = -ENOEXEC;
 		goto out_end;
 	}
-	scn = section_by_name(elf, ".note.stapsdt", &shdr);
+	scn = elf_find_section(elf, SHT_NULL, ".note.stapsdt", &shdr);
 	if (!scn || shdr.sh_type != SHT_NOTE) {
 		ret = 0;
 		goto out_end;

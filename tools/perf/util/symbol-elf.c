@@ -120,7 +120,7 @@ out_close:
 	return ret;
 }
 
-static Elf_Scn *find_section(Elf *elf, Elf64_Word type, const char *name, GElf_Shdr *shdr)
+Elf_Scn *elf_find_section(Elf *elf, Elf64_Word type, const char *name, GElf_Shdr *shdr)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -199,20 +199,20 @@ static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, bool debug
 static void read_plt(Elf *elf, struct sym_vec *sv)
 {
 	GElf_Shdr rela_shdr, plt_shdr, dyn_shdr;
-	Elf_Scn *rela = find_section(elf, SHT_RELA, ".rela.plt", &rela_shdr), *plt, *dyn;
+	Elf_Scn *rela = elf_find_section(elf, SHT_RELA, ".rela.plt", &rela_shdr), *plt, *dyn;
 	uint64_t base, entsize = 16;
 	Elf_Data *rdata, *ddata;
 	size_t n;
 
 	if (!rela)
-		rela = find_section(elf, SHT_REL, ".rel.plt", &rela_shdr); /* i386 */
+		rela = elf_find_section(elf, SHT_REL, ".rel.plt", &rela_shdr); /* i386 */
 	if (!rela)
 		return;
-	plt = find_section(elf, SHT_PROGBITS, ".plt.sec", &plt_shdr);
+	plt = elf_find_section(elf, SHT_PROGBITS, ".plt.sec", &plt_shdr);
 	if (plt) {
 		base = plt_shdr.sh_addr;
 	} else {
-		plt = find_section(elf, SHT_PROGBITS, ".plt", &plt_shdr);
+		plt = elf_find_section(elf, SHT_PROGBITS, ".plt", &plt_shdr);
 		if (!plt)
 			return;
 		base = plt_shdr.sh_addr + entsize;
@@ -298,7 +298,7 @@ static char *find_debug_file(const char *path)
 
 		if (elf_open(cands[i], &fd, &elf) < 0)
 			continue;
-		if (find_section(elf, SHT_SYMTAB, NULL, &shdr))
+		if (elf_find_section(elf, SHT_SYMTAB, NULL, &shdr))
 			found = xstrdup(cands[i]);
 		elf_end(elf);
 		close(fd);
@@ -319,7 +319,7 @@ static int read_debug_symtab(const char *dpath, struct sym_vec *sv)
 	ret = elf_open(dpath, &fd, &elf);
 	if (ret < 0)
 		return ret;
-	scn = find_section(elf, SHT_SYMTAB, NULL, &shdr);
+	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
 	ret = scn ? read_symtab(elf, scn, &shdr, true, sv) : -ENODATA;
 	elf_end(elf);
 	close(fd);
@@ -358,12 +358,12 @@ int symbol_elf__load(const char *path, struct symbol_elf **out)
 	ret = read_loads(elf, se);
 	if (ret < 0)
 		goto out;
-	scn = find_section(elf, SHT_SYMTAB, NULL, &shdr);
+	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
 	if (scn) {
 		/* perf lists .dynsym too then, so "main" may show twice. */
 		se->symsrc = xstrdup(se->path);
 		ret = read_symtab(elf, scn, &shdr, false, &sv);
-		scn = find_section(elf, SHT_DYNSYM, NULL, &shdr);
+		scn = elf_find_section(elf, SHT_DYNSYM, NULL, &shdr);
 		if (!ret && scn)
 			ret = read_symtab(elf, scn, &shdr, false, &sv);
 	} else {
@@ -373,7 +373,7 @@ int symbol_elf__load(const char *path, struct symbol_elf **out)
 			free(se->symsrc);
 			se->symsrc = xstrdup(se->path);
 			se->dynsym_only = true;
-			scn = find_section(elf, SHT_DYNSYM, NULL, &shdr);
+			scn = elf_find_section(elf, SHT_DYNSYM, NULL, &shdr);
 			ret = scn ? read_symtab(elf, scn, &shdr, false, &sv) : 0;
 		}
 	}

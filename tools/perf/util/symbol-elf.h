@@ -8,6 +8,7 @@
  * symbols (/proc/kallsyms or a vmlinux) for kprobes' SYMBOL+OFFS.
  */
 
+#include <gelf.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -82,6 +83,13 @@ int symbol_elf__load(const char *path, struct symbol_elf **out);
 int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out);
 
 void symbol_elf__delete(struct symbol_elf *se);
+
+/*
+ * The first section of @elf of @type (SHT_NULL: any) named @name (NULL:
+ * any name), its header in @shdr; NULL when there is none.  For callers
+ * holding an open libelf handle (Elf *, from <gelf.h>).
+ */
+Elf_Scn *elf_find_section(Elf *elf, Elf64_Word type, const char *name, GElf_Shdr *shdr);
 
 /* A message for symbol_elf__load()'s errors ("not an ELF file", ...). */
 const char *symbol_elf__strerror(int err);
