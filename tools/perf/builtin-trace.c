@@ -83,6 +83,7 @@ struct trace {
 	bool have_base;
 	uint64_t base_time;
 	uint64_t lost_records; /* the sum of the PERF_RECORD_LOST counts */
+	uint64_t nr_printed;
 	struct comm_table comms;
 	struct strbuf line;
 	struct trace_seq seq;
@@ -613,6 +614,7 @@ static void print_sample(struct trace *trace, const struct perf_ring_sample *sam
 	}
 	strbuf_addstr(line, ")\n");
 	fwrite(line->buf, 1, line->len, trace->out);
+	trace->nr_printed++;
 }
 
 static void process_record(struct trace *trace, const struct perf_event_header *hdr,
@@ -904,12 +906,23 @@ static int run_trace(struct trace *trace, const char **argv, int argc)
 	ioctl_all(trace, PERF_EVENT_IOC_DISABLE);
 	drain(trace, true);
 	lost = read_lost(trace);
+	pr_debug("perf trace: lost events: %" PRIu64 " in LOST records, %" PRIu64
+		 " counted by the events\n",
+		 trace->lost_records, lost);
 	if (lost < trace->lost_records)
 		lost = trace->lost_records;
 	if (lost)
 		pr_warning("perf trace: LOST %" PRIu64 " events in total! "
 			   "(the ring buffer was full: try a bigger -m)\n",
 			   lost);
+	if (verbose) {
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		pr_debug("perf trace: %" PRIu64 " events printed, %" PRIu64
+			 " lost, max RSS %ld kB\n",
+			 trace->nr_printed, lost, ru.ru_maxrss);
+	}
 	if (trace->child) {
 		if (got_sigint)
 			end_child(trace);
