@@ -117,6 +117,59 @@ test_expect_success 'an ordinary tracepoint prints its fields, pids with their n
 	grep -q "sched:sched_process_exec(filename: \"$TEST_TMP/prog\", pid: [0-9]* (prog), old_pid: [0-9]* (prog))" out
 '
 
+cat >tree.c <<'SRC'
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
+__attribute__((noinline)) int work(int n, const char *s) { return n * 3 + s[0]; }
+volatile int sink;
+static void *run(void *name)
+{
+	pthread_setname_np(pthread_self(), name);
+	sink += work(1, name);
+	return NULL;
+}
+int main(void)
+{
+	pthread_t t;
+	pid_t kid;
+
+	pthread_create(&t, NULL, run, "worker");
+	pthread_join(t, NULL);
+	kid = fork();
+	if (kid == 0) {
+		sink += work(2, "kid");
+		_exit(0);
+	}
+	waitpid(kid, NULL, 0);
+	sink += work(3, "main");
+	return 0;
+}
+SRC
+
+test_expect_success 'threads and children of the command are traced under their own names' '
+	build_prog "$TEST_TMP/tree" tree.c -O1 -pthread &&
+	"$PERF" probe -x "$TEST_TMP/tree" -a "$G:tree=work %di:s32 +0(%si):string" 2>/dev/null &&
+	"$PERF" trace -e "$G:tree" -o out -- "$TEST_TMP/tree" &&
+	cat out &&
+	normalise out | sed -E "s/__probe_ip: [0-9]+/__probe_ip: IP/" >got &&
+	cat >expect <<-OUT &&
+	T worker/PID $G:tree(__probe_ip: IP, arg1: 1, arg2: "worker")
+	T tree/PID $G:tree(__probe_ip: IP, arg1: 2, arg2: "kid")
+	T tree/PID $G:tree(__probe_ip: IP, arg1: 3, arg2: "main")
+	OUT
+	test_cmp_file expect got &&
+	test $(awk "{ print \$2 }" out | sort -u | wc -l) = 3
+'
+
+test_expect_success '--no-inherit traces the command alone' '
+	"$PERF" trace --no-inherit -e "$G:tree" -o out -- "$TEST_TMP/tree" &&
+	cat out &&
+	test $(wc -l <out) = 1 &&
+	grep -q "^ *[0-9.]* $G:tree(__probe_ip: [0-9]*, arg1: 3, arg2: \"main\")$" out
+'
+
 test_expect_success '-a sees every process until Ctrl-C, which ends it with 0' '
 	"$PERF" trace -a -e "$G:ev" -o out & tpid=$!
 	sleep 0.5
