@@ -10,7 +10,6 @@
  * ring.  The rings are read in passes, merged by time, and each record is
  * printed as it is read: memory stays that of the rings.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -500,8 +499,9 @@ static int open_events(struct trace *trace)
 								 PERF_FLAG_FD_CLOEXEC);
 				}
 				if (fd < 0) {
-					open_error(trace, e, trace->targets[t], errno);
-					return -errno;
+					err = errno;
+					open_error(trace, e, trace->targets[t], err);
+					return -err;
 				}
 				*fd_slot(trace, t, c, e) = fd;
 				if (ring->fd < 0) {
