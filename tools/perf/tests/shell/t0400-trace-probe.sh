@@ -117,6 +117,18 @@ test_expect_success 'an ordinary tracepoint prints its fields, pids with their n
 	grep -q "sched:sched_process_exec(filename: \"$TEST_TMP/prog\", pid: [0-9]* (prog), old_pid: [0-9]* (prog))" out
 '
 
+test_expect_success 'and the same text as the system perf for a tree of processes' '
+	have_system_perf || exit 0
+	events=sched:sched_process_fork,sched:sched_process_exec,sched:sched_process_exit &&
+	"$PERF" trace -e $events -o ours -- sh -c "/bin/true; exit 0" &&
+	"$SYSTEM_PERF" trace -e $events -o theirs -- sh -c "/bin/true; exit 0" 2>/dev/null &&
+	# The system perf does not sort across CPUs: compare the lines, not their order.
+	sed -E "s/^ *[0-9.]+ //; s/[0-9]+/N/g" ours | sort >ours.n &&
+	sed -E "s/^ *[0-9.]+ //; s/[0-9]+/N/g" theirs | sort >theirs.n &&
+	cat ours.n &&
+	test_cmp_file theirs.n ours.n
+'
+
 cat >tree.c <<'SRC'
 #define _GNU_SOURCE
 #include <pthread.h>
