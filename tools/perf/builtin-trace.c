@@ -455,6 +455,12 @@ static void open_error(struct trace *trace, int event, pid_t pid, int err)
 	switch (err) {
 	case EACCES:
 	case EPERM:
+		if (geteuid() == 0) {
+			/* Some events are never given to perf, whoever asks. */
+			pr_err("perf trace: the kernel refuses to open %s:%s: %s\n", tp->group,
+			       tp->name, strerror(err));
+			break;
+		}
 		pr_err("perf trace: no permission to open %s:%s (see "
 		       "/proc/sys/kernel/perf_event_paranoid; run as root)\n",
 		       tp->group, tp->name);
