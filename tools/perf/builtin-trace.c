@@ -1,10 +1,1011 @@
 // SPDX-License-Identifier: GPL-2.0
-/* perf trace -e: watch probe events as they fire. */
+/*
+ * perf trace -e: watch tracefs events (probes, SDT events, tracepoints) as
+ * they fire, one line each, in the words of the system perf trace:
+ *
+ *	     0.000 prog/1234 grp:ev(__probe_ip: 94729693655353, arg1: 5, arg2: "text")
+ *
+ * One perf_event_open fd per event, per CPU and per traced task (or one
+ * per event and CPU system wide); all fds of a CPU write into that CPU's
+ * ring.  The rings are read in passes, merged by time, and each record is
+ * printed as it is read: memory stays that of the rings.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+#include <unistd.h>
+
 #include "builtin.h"
 #include "util/debug.h"
+#include "util/parse-options.h"
+#include "util/perf-ring.h"
+#include "util/strbuf.h"
+#include "util/trace-fields.h"
+#include "util/tracepoint.h"
+#include "util/util.h"
+
+static const char *const trace_usage[] = {
+	"perf trace -e <event> [<options>] [<command>]",
+	"perf trace -e <event> [<options>] -- <command> [<options>]",
+	NULL,
+};
+
+/* Records newer than this (ns) stay in the ring for the next pass, to keep time order. */
+#define ORDER_SLACK_NS 2000000ULL
+#define POLL_MS 100
+
+struct comm_entry {
+	int tid;
+	bool used;
+	char comm[17];
+};
+
+/* The command name of each thread seen: from COMM/FORK records, else /proc. */
+struct comm_table {
+	struct comm_entry *entries;
+	size_t size, nr; /* size: a power of two */
+};
+
+struct trace {
+	/* options */
+	struct str_list event_specs;
+	const char *pid_list, *tid_list, *output_name, *duration;
+	int system_wide, full_time, no_inherit, show_comm, tep_print, mmap_pages;
+
+	struct tracepoint_list tps;
+	struct tep_handle *tep;
+	FILE *out;
+
+	pid_t *targets; /* tasks, or the one -1 of system wide */
+	int nr_targets;
+	int *cpus, nr_cpus;
+	int *fds; /* [target][cpu][event], -1 when not open */
+	int nr_fds;
+	struct perf_ring *rings; /* one per CPU */
+	bool show_thread;
+
+	pid_t child; /* the command, or 0 */
+	int child_status;
+	bool child_done;
+
+	bool have_base;
+	uint64_t base_time;
+	uint64_t lost_records; /* the sum of the PERF_RECORD_LOST counts */
+	uint64_t nr_printed;
+	struct comm_table comms;
+	struct strbuf line;
+	struct trace_seq seq;
+};
+
+static volatile sig_atomic_t got_sigint, got_sigchld;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		got_sigchld = 1;
+	else
+		got_sigint = 1;
+}
+
+/* --- thread names ------------------------------------------------------ */
+
+static struct comm_entry *comm_table__slot(struct comm_table *t, int tid)
+{
+	size_t mask, i;
+
+	if ((t->nr + 1) * 2 > t->size) {
+		struct comm_table bigger = { 0 };
+
+		bigger.size = t->size ? t->size * 2 : 256;
+		bigger.entries = xzalloc(bigger.size * sizeof(*bigger.entries));
+		for (size_t j = 0; j < t->size; j++) {
+			if (t->entries[j].used)
+				*comm_table__slot(&bigger, t->entries[j].tid) = t->entries[j];
+		}
+		bigger.nr = t->nr;
+		free(t->entries);
+		*t = bigger;
+	}
+	mask = t->size - 1;
+	for (i = (unsigned int)tid * 2654435761u & mask; t->entries[i].used; i = (i + 1) & mask)
+		if (t->entries[i].tid == tid)
+			return &t->entries[i];
+	return &t->entries[i];
+}
+
+static void comm_table__set(struct comm_table *t, int tid, const char *comm)
+{
+	struct comm_entry *e = comm_table__slot(t, tid);
+
+	if (!e->used) {
+		e->used = true;
+		e->tid = tid;
+		t->nr++;
+	}
+	snprintf(e->comm, sizeof(e->comm), "%s", comm);
+}
+
+/* The name of @tid, from the table or else /proc; NULL when unknown. */
+static const char *comm_table__find(struct comm_table *t, int tid)
+{
+	struct comm_entry *e = comm_table__slot(t, tid);
+	struct strbuf path = STRBUF_INIT, comm = STRBUF_INIT;
+
+	if (e->used)
+		return e->comm[0] ? e->comm : NULL;
+	strbuf_addf(&path, "/proc/%d/comm", tid);
+	if (!strbuf_read_file(&comm, path.buf) && comm.len)
+		strbuf_setlen(&comm, strcspn(comm.buf, "\n"));
+	/* Remember failures too: an empty name, looked up once. */
+	comm_table__set(t, tid, comm.buf);
+	strbuf_release(&path);
+	strbuf_release(&comm);
+	return comm_table__find(t, tid);
+}
+
+static void comm_table__exit(struct comm_table *t)
+{
+	free(t->entries);
+	memset(t, 0, sizeof(*t));
+}
+
+static const char *pid_comm(int pid, void *priv)
+{
+	struct trace *trace = priv;
+
+	return comm_table__find(&trace->comms, pid);
+}
+
+/* --- targets and CPUs -------------------------------------------------- */
+
+static void add_target(struct trace *trace, pid_t pid)
+{
+	trace->targets = realloc(trace->targets, (trace->nr_targets + 1) * sizeof(pid_t));
+	if (!trace->targets)
+		abort();
+	trace->targets[trace->nr_targets++] = pid;
+}
+
+/* Parse "0-3,5" (a sysfs CPU list) into trace->cpus. */
+static int read_cpus(struct trace *trace)
+{
+	struct strbuf list = STRBUF_INIT;
+	const char *p;
+	int err = strbuf_read_file(&list, "/sys/devices/system/cpu/online");
+
+	if (err) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		strbuf_reset(&list);
+		strbuf_addf(&list, "0-%ld", n > 0 ? n - 1 : 0);
+	}
+	for (p = list.buf; *p && *p != '\n';) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p)
+			break;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		for (long c = lo; c <= hi; c++) {
+			trace->cpus = realloc(trace->cpus, (trace->nr_cpus + 1) * sizeof(int));
+			if (!trace->cpus)
+				abort();
+			trace->cpus[trace->nr_cpus++] = c;
+		}
+		p = *end == ',' ? end + 1 : end;
+	}
+	strbuf_release(&list);
+	return trace->nr_cpus ? 0 : -ENODEV;
+}
+
+static int parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (errno || end == s || *end || n <= 0 || n > 0x3fffffff)
+		return -EINVAL;
+	*pid = n;
+	return 0;
+}
+
+/* -p: every thread of each process; -t: the threads themselves. */
+static int add_task_targets(struct trace *trace, const char *list, bool threads)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	int err = 0;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct strbuf path = STRBUF_INIT;
+		char **tids;
+		pid_t pid;
+		int nr;
+
+		if (parse_pid(tok, &pid)) {
+			pr_err("perf trace: '%s' is not a %s id\n", tok,
+			       threads ? "thread" : "process");
+			err = -EINVAL;
+			break;
+		}
+		strbuf_addf(&path, "/proc/%d/task", pid);
+		nr = lsdir(path.buf, lsdir_no_dot_filter, &tids);
+		if (nr <= 0) {
+			pr_err("perf trace: no %s with id %d\n", threads ? "thread" : "process",
+			       pid);
+			err = -ESRCH;
+		}
+		for (int i = 0; i < nr && !threads; i++)
+			add_target(trace, atoi(tids[i]));
+		if (nr > 0 && threads)
+			add_target(trace, pid);
+		lsdir_free(tids, nr > 0 ? nr : 0);
+		strbuf_release(&path);
+	}
+	free(copy);
+	return err;
+}
+
+/* Is @tid gone (no /proc entry, or a zombie)? */
+static bool task_gone(pid_t tid)
+{
+	struct strbuf path = STRBUF_INIT, stat = STRBUF_INIT;
+	const char *paren;
+	bool gone;
+
+	strbuf_addf(&path, "/proc/%d/stat", tid);
+	gone = strbuf_read_file(&stat, path.buf) != 0;
+	paren = strrchr(stat.buf, ')');
+	if (!gone && paren && (paren[1] && (paren[2] == 'Z' || paren[2] == 'X')))
+		gone = true;
+	strbuf_release(&path);
+	strbuf_release(&stat);
+	return gone;
+}
+
+static bool targets_gone(struct trace *trace)
+{
+	for (int i = 0; i < trace->nr_targets; i++)
+		if (!task_gone(trace->targets[i]))
+			return false;
+	return true;
+}
+
+/* --- the command ------------------------------------------------------- */
+
+struct workload {
+	int go[2];	 /* the parent writes a byte once the events are open */
+	int exec_err[2]; /* close-on-exec: the child writes errno when exec fails */
+};
+
+static pid_t start_workload(struct workload *w, const char **argv, const sigset_t *mask)
+{
+	pid_t pid;
+
+	if (pipe2(w->go, O_CLOEXEC) || pipe2(w->exec_err, O_CLOEXEC)) {
+		pr_err("perf trace: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		pr_err("perf trace: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+		int err;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, mask, NULL);
+		close(w->go[1]);
+		close(w->exec_err[0]);
+		if (read(w->go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], (char *const *)argv);
+		err = errno;
+		if (write(w->exec_err[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(w->go[0]);
+	close(w->exec_err[1]);
+	return pid;
+}
+
+/* Let the command exec; 0, or the errno of a failed exec. */
+static int release_workload(struct workload *w)
+{
+	ssize_t n;
+	int err = 0;
+
+	if (write(w->go[1], "g", 1) != 1)
+		err = errno;
+	close(w->go[1]);
+	do {
+		n = read(w->exec_err[0], &err, sizeof(err));
+	} while (n < 0 && errno == EINTR);
+	close(w->exec_err[0]);
+	return n == sizeof(err) ? err : 0;
+}
+
+/* An exit status in the shell's words: the code, or 128 + the signal. */
+static int status_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+static void reap_child(struct trace *trace, bool block)
+{
+	int status;
+
+	if (!trace->child || trace->child_done)
+		return;
+	if (waitpid(trace->child, &status, block ? 0 : WNOHANG) == trace->child) {
+		trace->child_status = status;
+		trace->child_done = true;
+	}
+}
+
+/* Wait up to @ms for the command to end. */
+static void wait_child(struct trace *trace, int ms)
+{
+	for (int i = 0; i < ms / 10 && !trace->child_done; i++) {
+		reap_child(trace, false);
+		if (!trace->child_done)
+			usleep(10000);
+	}
+}
+
+/*
+ * After Ctrl-C: a terminal sent it to the command too, so give it a moment
+ * to end; else pass SIGINT on, and at last ask it to stop.
+ */
+static void end_child(struct trace *trace)
+{
+	wait_child(trace, 200);
+	if (!trace->child_done)
+		kill(trace->child, SIGINT);
+	wait_child(trace, 1000);
+	if (!trace->child_done)
+		kill(trace->child, SIGTERM);
+	reap_child(trace, true);
+}
+
+/* --- events ------------------------------------------------------------ */
+
+static int parse_formats(struct trace *trace)
+{
+	trace->tep = tep_alloc();
+	if (!trace->tep)
+		return -ENOMEM;
+	tep_set_long_size(trace->tep, sizeof(long));
+	tep_set_page_size(trace->tep, sysconf(_SC_PAGESIZE));
+	for (int i = 0; i < trace->tps.nr; i++) {
+		struct tracepoint *tp = &trace->tps.tps[i];
+		enum tep_errno err;
+
+		err = tep_parse_event(trace->tep, tp->format, tp->format_len, tp->group);
+		if (err) {
+			char msg[128];
+
+			tep_strerror(trace->tep, err, msg, sizeof(msg));
+			pr_err("perf trace: cannot parse the format of %s:%s: %s\n", tp->group,
+			       tp->name, msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int *fd_slot(struct trace *trace, int target, int cpu, int event)
+{
+	return &trace->fds[(target * trace->nr_cpus + cpu) * trace->tps.nr + event];
+}
+
+static void init_attr(struct trace *trace, struct perf_event_attr *attr, int event, pid_t pid,
+		      bool sideband)
+{
+	bool command = trace->child && pid == trace->child;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->size = sizeof(*attr);
+	attr->config = trace->tps.tps[event].id;
+	attr->sample_period = 1;
+	attr->sample_type = PERF_RING_SAMPLE_TYPE;
+	attr->read_format = PERF_FORMAT_LOST;
+	attr->disabled = 1;
+	/* The command's events start at its exec and follow its children. */
+	attr->inherit = command && !trace->no_inherit;
+	attr->enable_on_exec = command;
+	attr->sample_id_all = 1;
+	attr->use_clockid = 1;
+	attr->clockid = CLOCK_MONOTONIC;
+	/* Wake the reader at a quarter full; the poll timeout covers quiet times. */
+	attr->watermark = 1;
+	attr->wakeup_watermark = trace->mmap_pages * sysconf(_SC_PAGESIZE) / 4;
+	/* One event per task and CPU reports the names and forks. */
+	attr->comm = attr->comm_exec = attr->task = sideband;
+}
+
+static void open_error(struct trace *trace, int event, pid_t pid, int err)
+{
+	const struct tracepoint *tp = &trace->tps.tps[event];
+
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (geteuid() == 0) {
+			/* Some events are never given to perf, whoever asks. */
+			pr_err("perf trace: the kernel refuses to open %s:%s: %s\n", tp->group,
+			       tp->name, strerror(err));
+			break;
+		}
+		pr_err("perf trace: no permission to open %s:%s (see "
+		       "/proc/sys/kernel/perf_event_paranoid; run as root)\n",
+		       tp->group, tp->name);
+		break;
+	case ESRCH:
+		pr_err("perf trace: task %d is gone\n", pid);
+		break;
+	case EMFILE:
+		pr_err("perf trace: too many open files (%d events x %d CPUs x %d tasks)\n",
+		       trace->tps.nr, trace->nr_cpus, trace->nr_targets);
+		break;
+	default:
+		pr_err("perf trace: cannot open %s:%s: %s\n", tp->group, tp->name, strerror(err));
+	}
+}
+
+static int open_events(struct trace *trace)
+{
+	trace->nr_fds = trace->nr_targets * trace->nr_cpus * trace->tps.nr;
+	trace->fds = xmalloc(trace->nr_fds * sizeof(int));
+	for (int i = 0; i < trace->nr_fds; i++)
+		trace->fds[i] = -1;
+	trace->rings = xzalloc(trace->nr_cpus * sizeof(*trace->rings));
+	for (int c = 0; c < trace->nr_cpus; c++)
+		trace->rings[c].fd = -1;
+
+	for (int t = 0; t < trace->nr_targets; t++) {
+		for (int c = 0; c < trace->nr_cpus; c++) {
+			for (int e = 0; e < trace->tps.nr; e++) {
+				struct perf_ring *ring = &trace->rings[c];
+				struct perf_event_attr attr;
+				int fd, err;
+
+				init_attr(trace, &attr, e, trace->targets[t], e == 0);
+				fd = sys_perf_event_open(&attr, trace->targets[t], trace->cpus[c],
+							 -1, PERF_FLAG_FD_CLOEXEC);
+				if (fd < 0 && errno == EINVAL) {
+					/* A kernel before 6.0 has no PERF_FORMAT_LOST. */
+					attr.read_format = 0;
+					fd = sys_perf_event_open(&attr, trace->targets[t],
+								 trace->cpus[c], -1,
+								 PERF_FLAG_FD_CLOEXEC);
+				}
+				if (fd < 0) {
+					err = errno;
+					open_error(trace, e, trace->targets[t], err);
+					return -err;
+				}
+				*fd_slot(trace, t, c, e) = fd;
+				if (ring->fd < 0) {
+					err = perf_ring__mmap(ring, fd, trace->mmap_pages);
+					if (err) {
+						pr_err("perf trace: cannot map %d pages of ring buffer: "
+						       "%s\n",
+						       trace->mmap_pages, strerror(-err));
+						return err;
+					}
+				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd)) {
+					err = -errno;
+					pr_err("perf trace: cannot share the ring of CPU %d: %s\n",
+					       trace->cpus[c], strerror(errno));
+					return err;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+static void ioctl_all(struct trace *trace, unsigned long request)
+{
+	for (int i = 0; i < trace->nr_fds; i++)
+		if (trace->fds[i] >= 0)
+			ioctl(trace->fds[i], request, 0);
+}
+
+/* The losses the kernel counted per event (PERF_FORMAT_LOST). */
+static uint64_t read_lost(struct trace *trace)
+{
+	uint64_t total = 0;
+
+	for (int i = 0; i < trace->nr_fds; i++) {
+		uint64_t values[2];
+
+		if (trace->fds[i] >= 0 &&
+		    read(trace->fds[i], values, sizeof(values)) == (ssize_t)sizeof(values))
+			total += values[1];
+	}
+	return total;
+}
+
+static void close_events(struct trace *trace)
+{
+	for (int c = 0; trace->rings && c < trace->nr_cpus; c++)
+		perf_ring__exit(&trace->rings[c]);
+	for (int i = 0; i < trace->nr_fds; i++)
+		if (trace->fds[i] >= 0)
+			close(trace->fds[i]);
+	free(trace->rings);
+	free(trace->fds);
+	trace->rings = NULL;
+	trace->fds = NULL;
+	trace->nr_fds = 0;
+}
+
+/* --- printing ---------------------------------------------------------- */
+
+static void print_sample(struct trace *trace, const struct perf_ring_sample *sample)
+{
+	struct strbuf *line = &trace->line;
+	struct tep_event *event;
+	uint16_t type;
+
+	if (sample->raw_size < sizeof(type))
+		return;
+	memcpy(&type, sample->raw, sizeof(type));
+	event = tep_find_event(trace->tep, type);
+	if (!event)
+		return;
+	if (!trace->have_base) {
+		trace->have_base = true;
+		trace->base_time = sample->time;
+	}
+	strbuf_reset(line);
+	trace_fields__add_msecs(line, sample->time - (trace->full_time ? 0 : trace->base_time));
+	strbuf_addch(line, ' ');
+	if (trace->show_thread) {
+		if (trace->show_comm) {
+			const char *comm = comm_table__find(&trace->comms, sample->tid);
+
+			/* perf shows 14 characters of the name, ":TID" for an unknown one. */
+			if (comm)
+				strbuf_addf(line, "%.14s/", comm);
+			else
+				strbuf_addf(line, ":%u/", sample->tid);
+		}
+		strbuf_addf(line, "%u ", sample->tid);
+	}
+	strbuf_addstr(line, event->system);
+	strbuf_addch(line, ':');
+	strbuf_addstr(line, event->name);
+	strbuf_addch(line, '(');
+	if (trace->tep_print) {
+		struct tep_record record = {
+			.ts = sample->time,
+			.cpu = sample->cpu,
+			.size = sample->raw_size,
+			.data = (void *)sample->raw,
+		};
+
+		trace_seq_reset(&trace->seq);
+		tep_print_event(trace->tep, &trace->seq, &record, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&trace->seq);
+		strbuf_add(line, trace->seq.buffer, trace->seq.len);
+	} else {
+		trace_fields__format(line, event, sample->raw, sample->raw_size, pid_comm, trace);
+	}
+	strbuf_addstr(line, ")\n");
+	fwrite(line->buf, 1, line->len, trace->out);
+	trace->nr_printed++;
+}
+
+static void process_record(struct trace *trace, const struct perf_event_header *hdr,
+			   const struct perf_ring_sample *sample)
+{
+	const unsigned char *body = (const unsigned char *)(hdr + 1);
+	size_t len = hdr->size - sizeof(*hdr);
+	uint32_t ids[4];
+	uint64_t lost;
+
+	switch (hdr->type) {
+	case PERF_RECORD_SAMPLE:
+		if (sample->raw)
+			print_sample(trace, sample);
+		break;
+	case PERF_RECORD_LOST:
+		if (len < 16)
+			break;
+		memcpy(&lost, body + 8, sizeof(lost));
+		trace->lost_records += lost;
+		fprintf(trace->out, "LOST %" PRIu64 " events!\n", lost);
+		break;
+	case PERF_RECORD_COMM:
+		/* pid, tid, then the name, NUL-padded to 8 bytes. */
+		if (len < 8 + 8) {
+			break;
+		} else {
+			char comm[17] = "";
+
+			memcpy(ids, body, 8);
+			memcpy(comm, body + 8, len - 8 < 16 ? len - 8 : 16);
+			comm_table__set(&trace->comms, ids[1], comm);
+		}
+		break;
+	case PERF_RECORD_FORK:
+		/* pid, ppid, tid, ptid: the new thread starts with its parent's name. */
+		if (len < 16)
+			break;
+		memcpy(ids, body, 16);
+		if (comm_table__slot(&trace->comms, ids[3])->used) {
+			char comm[17];
+
+			memcpy(comm, comm_table__slot(&trace->comms, ids[3])->comm, sizeof(comm));
+			comm_table__set(&trace->comms, ids[2], comm);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Print what the rings hold, oldest first across CPUs.  Unless @final,
+ * records of the last ORDER_SLACK_NS stay for the next pass: a CPU may
+ * still be writing one older than them.
+ */
+static void drain(struct trace *trace, bool final)
+{
+	uint64_t horizon = final ? UINT64_MAX : now_ns() - ORDER_SLACK_NS;
+
+	for (int c = 0; c < trace->nr_cpus; c++)
+		perf_ring__snapshot(&trace->rings[c]);
+	for (;;) {
+		const struct perf_event_header *best = NULL;
+		struct perf_ring_sample best_sample = { 0 };
+		int best_cpu = -1;
+
+		for (int c = 0; c < trace->nr_cpus; c++) {
+			const struct perf_event_header *hdr = perf_ring__peek(&trace->rings[c]);
+			struct perf_ring_sample sample;
+
+			if (!hdr)
+				continue;
+			if (perf_ring__parse(hdr, &sample)) {
+				/* Malformed: skip it rather than stall the ring. */
+				perf_ring__consume(&trace->rings[c]);
+				c--;
+				continue;
+			}
+			if (!best || sample.time < best_sample.time) {
+				best = hdr;
+				best_sample = sample;
+				best_cpu = c;
+			}
+		}
+		if (!best || best_sample.time > horizon)
+			break;
+		process_record(trace, best, &best_sample);
+		perf_ring__consume(&trace->rings[best_cpu]);
+	}
+	for (int c = 0; c < trace->nr_cpus; c++)
+		perf_ring__release(&trace->rings[c]);
+	fflush(trace->out);
+}
+
+/* --- the command line -------------------------------------------------- */
+
+static int resolve_events(struct trace *trace)
+{
+	for (int i = 0; i < trace->event_specs.nr; i++) {
+		const char *spec = trace->event_specs.items[i];
+		struct strbuf why = STRBUF_INIT;
+		int err = tracepoint_list__add(&trace->tps, spec, &why);
+
+		if (err < 0) {
+			pr_err("perf trace: event '%s': %s\n", spec, why.buf);
+			strbuf_release(&why);
+			return err;
+		}
+		strbuf_release(&why);
+	}
+	return 0;
+}
+
+static int check_options(struct trace *trace, int argc)
+{
+	int targets = !!trace->pid_list + !!trace->tid_list + !!trace->system_wide + (argc > 0);
+
+	if (!trace->event_specs.nr) {
+		pr_err("perf trace: no event given: use -e GROUP:EVENT "
+		       "(system call tracing is not supported)\n");
+		return -EINVAL;
+	}
+	if (targets > 1 && !(trace->system_wide && argc > 0 && targets == 2)) {
+		pr_err("perf trace: -p, -t, -a and a command exclude one another "
+		       "(but -a with a command)\n");
+		return -EINVAL;
+	}
+	if (trace->mmap_pages <= 0 || trace->mmap_pages > (1 << 20) ||
+	    (trace->mmap_pages & (trace->mmap_pages - 1))) {
+		pr_err("perf trace: -m wants a power of two of pages, not %d\n", trace->mmap_pages);
+		return -EINVAL;
+	}
+	if (trace->duration) {
+		char *end;
+
+		errno = 0;
+		strtod(trace->duration, &end);
+		if (errno || end == trace->duration || *end) {
+			pr_err("perf trace: --duration wants a number of ms, not '%s'\n",
+			       trace->duration);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int open_output(struct trace *trace)
+{
+	int fd;
+
+	if (trace->output_name) {
+		trace->out = fopen(trace->output_name, "we");
+		if (!trace->out) {
+			pr_err("perf trace: cannot open %s: %s\n", trace->output_name,
+			       strerror(errno));
+			return -errno;
+		}
+		return 0;
+	}
+	/* perf trace writes to stderr; a buffered copy, flushed after each pass. */
+	fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	trace->out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!trace->out) {
+		if (fd >= 0)
+			close(fd);
+		trace->out = stderr;
+	}
+	return 0;
+}
+
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static void trace_loop(struct trace *trace, const sigset_t *wait_mask)
+{
+	struct pollfd *pfds = xzalloc(trace->nr_cpus * sizeof(*pfds));
+	uint64_t last_check = 0;
+
+	for (int c = 0; c < trace->nr_cpus; c++) {
+		pfds[c].fd = trace->rings[c].fd;
+		pfds[c].events = POLLIN;
+	}
+	while (!got_sigint) {
+		struct timespec timeout = { 0, POLL_MS * 1000000L };
+		bool stop = false;
+
+		if (ppoll(pfds, trace->nr_cpus, &timeout, wait_mask) > 0) {
+			/* A task event of a task that exited stays readable: stop polling it. */
+			for (int c = 0; c < trace->nr_cpus; c++)
+				if (pfds[c].revents & (POLLHUP | POLLERR | POLLNVAL))
+					pfds[c].fd = -1;
+		}
+		if (trace->child) {
+			got_sigchld = 0;
+			reap_child(trace, false);
+			stop = trace->child_done;
+		} else if (trace->targets[0] != -1 &&
+			   now_ns() - last_check > POLL_MS * 1000000ULL) {
+			last_check = now_ns();
+			stop = targets_gone(trace);
+		}
+		drain(trace, false);
+		if (stop)
+			break;
+	}
+	free(pfds);
+}
+
+static int run_trace(struct trace *trace, const char **argv, int argc)
+{
+	struct workload workload;
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block, orig;
+	uint64_t lost;
+	int ret = 0, err;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+
+	if (argc > 0) {
+		trace->child = start_workload(&workload, argv, &orig);
+		if (trace->child < 0) {
+			trace->child = 0;
+			ret = 1;
+			goto out;
+		}
+		if (!trace->system_wide)
+			add_target(trace, trace->child);
+	}
+	if (trace->pid_list && add_task_targets(trace, trace->pid_list, false))
+		ret = 1;
+	if (trace->tid_list && add_task_targets(trace, trace->tid_list, true))
+		ret = 1;
+	if (!trace->nr_targets)
+		add_target(trace, -1);
+	trace->show_thread = trace->targets[0] == -1 || trace->nr_targets > 1 ||
+			     (trace->child && !trace->no_inherit);
+	if (!ret && open_events(trace))
+		ret = 1;
+	if (ret) {
+		if (trace->child) {
+			/* Closing the go pipe unread makes the child exit at once. */
+			close(workload.go[1]);
+			close(workload.exec_err[0]);
+			reap_child(trace, true);
+		}
+		goto out;
+	}
+	if (!trace->child || trace->system_wide)
+		ioctl_all(trace, PERF_EVENT_IOC_ENABLE);
+	if (trace->child) {
+		err = release_workload(&workload);
+		if (err) {
+			pr_err("perf trace: cannot run '%s': %s\n", argv[0], strerror(err));
+			ioctl_all(trace, PERF_EVENT_IOC_DISABLE);
+			reap_child(trace, true);
+			ret = err == ENOENT ? 127 : 126;
+			goto out;
+		}
+	}
+
+	sigdelset(&orig, SIGINT);
+	sigdelset(&orig, SIGTERM);
+	sigdelset(&orig, SIGCHLD);
+	trace_loop(trace, &orig);
+
+	ioctl_all(trace, PERF_EVENT_IOC_DISABLE);
+	drain(trace, true);
+	lost = read_lost(trace);
+	pr_debug("perf trace: lost events: %" PRIu64 " in LOST records, %" PRIu64
+		 " counted by the events\n",
+		 trace->lost_records, lost);
+	if (lost < trace->lost_records)
+		lost = trace->lost_records;
+	if (lost)
+		pr_warning("perf trace: LOST %" PRIu64 " events in total! "
+			   "(the ring buffer was full: try a bigger -m)\n",
+			   lost);
+	if (verbose) {
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		pr_debug("perf trace: %" PRIu64 " events printed, %" PRIu64
+			 " lost, max RSS %ld kB\n",
+			 trace->nr_printed, lost, ru.ru_maxrss);
+	}
+	if (trace->child) {
+		if (got_sigint)
+			end_child(trace);
+		reap_child(trace, true);
+		ret = status_code(trace->child_status);
+	}
+out:
+	close_events(trace);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	return ret;
+}
 
 int cmd_trace(int argc, const char **argv)
 {
-	pr_err("perf trace: not built yet in this version\n");
-	return 1;
+	struct trace trace = {
+		.show_comm = 1,
+		.mmap_pages = 128,
+		.line = STRBUF_INIT,
+	};
+	const struct option options[] = {
+		OPT_STRING_LIST('e', "event", &trace.event_specs, "event",
+				"event selector: GROUP:EVENT, globs allowed",
+				PARSE_OPT_SPLIT_COMMA),
+		OPT_BOOLEAN('a', "all-cpus", &trace.system_wide,
+			    "system-wide collection from all CPUs"),
+		OPT_STRING('p', "pid", &trace.pid_list, "pid",
+			   "trace events on existing process id"),
+		OPT_STRING('t', "tid", &trace.tid_list, "tid",
+			   "trace events on existing thread id"),
+		OPT_STRING('o', "output", &trace.output_name, "file", "output file name"),
+		OPT_BOOLEAN('T', "time", &trace.full_time,
+			    "Show full timestamp, not time relative to first start"),
+		OPT_INTEGER('m', "mmap-pages", &trace.mmap_pages, "pages",
+			    "number of mmap data pages (a power of two)"),
+		OPT_BOOLEAN(0, "comm", &trace.show_comm, "show the thread COMM next to its id"),
+		OPT_STRING(0, "duration", &trace.duration, "float",
+			   "show only events with duration > N.M ms"),
+		OPT_BOOLEAN(0, "no-inherit", &trace.no_inherit,
+			    "child tasks do not inherit counters"),
+		OPT_BOOLEAN(0, "libtraceevent_print", &trace.tep_print,
+			    "Use libtraceevent to print the tracepoint arguments."),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END(),
+	};
+	int ret = 0;
+
+	argc = parse_options(argc, argv, options, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc == -2)
+		return 0;
+	if (argc < 0)
+		return 129;
+	if (check_options(&trace, argc)) {
+		ret = 129;
+		goto out;
+	}
+	if (resolve_events(&trace)) {
+		ret = 129;
+		goto out;
+	}
+	raise_fd_limit();
+	if (parse_formats(&trace) || read_cpus(&trace) || open_output(&trace)) {
+		ret = 1;
+		goto out;
+	}
+	trace_seq_init(&trace.seq);
+	ret = run_trace(&trace, argv, argc);
+	trace_seq_destroy(&trace.seq);
+out:
+	if (trace.out && trace.out != stderr)
+		fclose(trace.out);
+	if (trace.tep)
+		tep_free(trace.tep);
+	tracepoint_list__clear(&trace.tps);
+	str_list_clear(&trace.event_specs);
+	comm_table__exit(&trace.comms);
+	strbuf_release(&trace.line);
+	free(trace.targets);
+	free(trace.cpus);
+	return ret;
 }
