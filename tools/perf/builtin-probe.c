@@ -37,7 +37,7 @@ struct probe_params {
 	const char *filter;   /* --filter */
 	const char *exec;     /* -x */
 	const char *module;   /* -m */
-	int dry_run, force;
+	int dry_run, force, no_inlines;
 };
 
 /* Parse every spec before anything is resolved: a bad one stops all. */
@@ -113,6 +113,7 @@ int cmd_probe(int argc, const char **argv)
 			   "target executable name or path"),
 		OPT_STRING(0, "filter", &p.filter, "[!]FILTER",
 			   "Set a filter (with --vars/funcs only)"),
+		OPT_BOOLEAN(0, "no-inlines", &p.no_inlines, "Don't search inlined functions"),
 		OPT_INTEGER(0, "max-probes", &probe_conf.max_probes, "n",
 			    "Set how many probe points can be found for a probe."),
 		OPT_END(),
@@ -125,6 +126,7 @@ int cmd_probe(int argc, const char **argv)
 		return 129;
 	probe_conf.force_add = p.force;
 	probe_conf.dry_run = p.dry_run;
+	probe_conf.no_inlines = p.no_inlines;
 
 	/* Bare words form one spec, as `perf probe -x prog func arg1 arg2`.
 	 * With -l or -d they are filters instead. */

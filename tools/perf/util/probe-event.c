@@ -19,6 +19,7 @@
 #include "util/debug.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
+#include "util/probe-finder.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
 #include "util/strbuf.h"
@@ -1370,6 +1371,85 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 	return 0;
 }
 
+/* Uprobes: a global's virtual address as a file offset, for "@+0xOFF". */
+static int dwarf_global_offset(void *ctx, uint64_t vaddr, uint64_t *offset)
+{
+	const struct symbol_elf *se = ctx;
+
+	for (int i = 0; i < se->nr_loads; i++) {
+		const struct elf_load_segment *l = &se->loads[i];
+
+		/* .bss lies past the file part; the kernel only adds the base. */
+		if (vaddr >= l->vaddr && vaddr < l->vaddr + l->memsz) {
+			*offset = vaddr - l->vaddr + l->offset;
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
+/*
+ * The event name perf gives a DWARF place: the function asked for (or the
+ * one holding the place for globs and source lines), "_L<N>" for FUNC:N,
+ * "__return" for return probes.
+ */
+static char *dwarf_event_name(const struct perf_probe_event *pev,
+			      const struct probe_trace_event *tev)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	struct strbuf sb = STRBUF_INIT;
+	const char *name = tev->point.realname ? tev->point.realname : "";
+
+	if (pev->event) {
+		strbuf_addstr(&sb, pev->event);
+	} else {
+		if (pp->function && !strpbrk(pp->function, "*?["))
+			name = pp->function;
+		for (; *name && *name != '@'; name++)
+			strbuf_addch(&sb, is_ident_char(*name) ? *name : '_');
+		if (pp->function && pp->line)
+			strbuf_addf(&sb, "_L%d", pp->line);
+	}
+	if (pp->retprobe)
+		strbuf_addstr(&sb, "__return");
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Turn the virtual address the finder gave into the probe's point. */
+static int dwarf_place_point(const struct probe_target *t, struct probe_trace_event *tev)
+{
+	struct probe_trace_point *tp = &tev->point;
+	const struct elf_symbol *sym;
+	struct probe_trace_point kp = { 0 };
+	uint64_t off;
+	int ret;
+
+	if (t->uprobes) {
+		ret = symbol_elf__vaddr_to_offset(t->syms, tp->address, &off);
+		if (ret) {
+			pr_err("Error: address 0x%" PRIx64 " is not in a loaded segment of %s\n",
+			       tp->address, t->path);
+			return ret;
+		}
+		tp->module = xstrdup(t->path);
+		tp->offset = off;
+		return 0;
+	}
+	sym = symbol_elf__find_addr(t->syms, tp->address);
+	if (!sym) {
+		pr_err("Error: no symbol holds address 0x%" PRIx64 "\n", tp->address);
+		return -ENOENT;
+	}
+	ret = symbol_elf__kprobe_point(t->syms, sym, tp->address - sym->addr, tp->retprobe, &kp);
+	if (ret)
+		return ret;
+	free(tp->realname);
+	*tp = kp;
+	if (t->module)
+		tp->module = xstrdup(t->module);
+	return 0;
+}
+
 /*
  * Stage 3: DWARF.  Returns the count of *@tevs, 0 when the target has no
  * debuginfo and the symbol table may serve (a spec without lines or
@@ -1379,7 +1459,25 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 					      struct probe_target *t,
 					      struct probe_trace_event **tevs)
 {
-	if (perf_probe_event_need_dwarf(pev)) {
+	const char *path = t->uprobes ? t->path : t->path ? t->path : probe_conf.vmlinux;
+	bool need = perf_probe_event_need_dwarf(pev);
+	struct probe_finder_opts opts = { 0 };
+	struct debuginfo *dbg = NULL;
+	int ret = 0, n;
+
+	if (pev->point.function || pev->point.file)
+		ret = path ? debuginfo__new(path, &dbg) : -ENODATA;
+	else if (!need)
+		return 0;
+	else
+		ret = -ENODATA;
+	if (ret == -EBADMSG) {
+		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n", path);
+		return ret;
+	}
+	if (ret) {
+		if (!need)
+			return 0;
 		char *spec = synthesize_perf_probe_command(pev);
 
 		pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available\n",
@@ -1387,7 +1485,45 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		free(spec);
 		return -ENODATA;
 	}
-	return 0;
+	ret = probe_target__symbols(t);
+	if (ret)
+		goto out;
+	opts.max_probes = probe_conf.max_probes;
+	opts.no_inlines = probe_conf.no_inlines;
+	opts.quiet_missing = !need;
+	if (t->uprobes) {
+		opts.global_offset = dwarf_global_offset;
+		opts.ctx = t->syms;
+	}
+	n = debuginfo__find_trace_events(dbg, pev, &opts, tevs);
+	if (n == -ENOENT && !need) {
+		/* Not in DWARF (an assembler function, a PLT entry): symbols. */
+		ret = 0;
+		goto out;
+	}
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	for (int i = 0; i < n && !ret; i++) {
+		struct probe_trace_event *tev = &(*tevs)[i];
+
+		ret = dwarf_place_point(t, tev);
+		tev->uprobes = t->uprobes;
+		tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
+		tev->event = dwarf_event_name(pev, tev);
+		if (!ret && !t->uprobes)
+			ret = check_kprobe_blacklist(tev);
+	}
+	if (ret) {
+		free_trace_events(*tevs, n);
+		*tevs = NULL;
+	} else {
+		ret = n;
+	}
+out:
+	debuginfo__delete(dbg);
+	return ret;
 }
 
 /* Resolve one event, in the order of DESIGN.md.  Count of *@tevs, or -errno. */

@@ -193,6 +193,7 @@ struct probe_conf {
 	int max_probes;	     /* --max-probes: places one spec may resolve to */
 	bool force_add;	     /* -f: take numbered names for taken ones */
 	bool dry_run;	     /* -n: resolve and check, write nothing */
+	bool no_inlines;     /* --no-inlines: not the inlined instances */
 };
 extern struct probe_conf probe_conf;
 

@@ -1,0 +1,1533 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DWARF probe finder (see probe-finder.h).  A function named in a spec
+ * is found through the symbol table and dwarf_addrdie() (aranges), not by
+ * scanning every CU; only names the symbol table does not have (static
+ * inline functions that exist only inlined) and source files need a walk.
+ */
+#include <ctype.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/debug.h"
+#include "util/probe-event.h"
+#include "util/probe-finder.h"
+#include "util/strbuf.h"
+#include "util/strfilter.h"
+#include "util/util.h"
+
+struct debuginfo {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	char *path;
+};
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static bool has_debug_info(Dwfl_Module *mod)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (name && !strcmp(name, ".debug_info") && shdr.sh_type != SHT_NOBITS)
+			return true;
+	}
+	return false;
+}
+
+int debuginfo__new(const char *path, struct debuginfo **out)
+{
+	struct debuginfo *dbg;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	dbg = xzalloc(sizeof(*dbg));
+	dbg->dwfl = dwfl_begin(&offline_callbacks);
+	if (!dbg->dwfl)
+		goto nodata;
+	dwfl_report_begin(dbg->dwfl);
+	/* dwfl_report_offline takes the descriptor. */
+	dbg->mod = dwfl_report_offline(dbg->dwfl, "", path, fd);
+	fd = -1;
+	if (!dbg->mod || dwfl_report_end(dbg->dwfl, NULL, NULL))
+		goto nodata;
+	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
+	if (!dbg->dw) {
+		/* A .debug_info that is there but unreadable is not "no DWARF". */
+		int err = has_debug_info(dbg->mod) ? -EBADMSG : -ENODATA;
+
+		debuginfo__delete(dbg);
+		return err;
+	}
+	dbg->path = xstrdup(path);
+	*out = dbg;
+	return 0;
+nodata:
+	if (fd >= 0)
+		close(fd);
+	debuginfo__delete(dbg);
+	return -ENODATA;
+}
+
+void debuginfo__delete(struct debuginfo *dbg)
+{
+	if (!dbg)
+		return;
+	if (dbg->dwfl)
+		dwfl_end(dbg->dwfl);
+	free(dbg->path);
+	free(dbg);
+}
+
+/* ---- small DWARF helpers ---------------------------------------------- */
+
+static const char *x86_64_regs[] = {
+	"%ax", "%dx", "%cx",  "%bx",  "%si",  "%di",  "%bp",  "%sp",
+	"%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15",
+};
+
+static const char *dwarf_regname(unsigned int reg)
+{
+	if (reg < ARRAY_SIZE(x86_64_regs))
+		return x86_64_regs[reg];
+	return NULL;
+}
+
+static int die_name_match(Dwarf_Die *die, const char *pattern)
+{
+	const char *name = dwarf_diename(die);
+
+	if (!name)
+		return 0;
+	if (strpbrk(pattern, "*?["))
+		return !fnmatch(pattern, name, 0);
+	return !strcmp(pattern, name);
+}
+
+static bool die_get_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *val)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, at, &attr) && !dwarf_formudata(&attr, val);
+}
+
+/* The type of @die with typedefs and qualifiers peeled off. */
+static bool die_get_real_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die tmp;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &tmp))
+		return false;
+	return dwarf_peel_type(&tmp, type) == 0;
+}
+
+/* Was the CU built without optimization (perf skips prologues there)? */
+static bool cu_is_unoptimized(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *producer, *p;
+
+	if (!dwarf_attr(cu, DW_AT_producer, &attr))
+		return false;
+	producer = dwarf_formstring(&attr);
+	if (!producer)
+		return false;
+	for (p = strstr(producer, " -O"); p; p = strstr(p + 1, " -O")) {
+		if (p[3] != '0')
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The scopes holding @addr, innermost first, ending with the CU: following
+ * what really contains the address.  (dwarf_getscopes() continues from an
+ * inlined instance into its abstract definition instead of its caller.)
+ * Returns the count; *@out is a new array.
+ */
+static int die_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **out)
+{
+	Dwarf_Die *chain = xmalloc(sizeof(*chain) * 8), child;
+	int nr = 1, alloc = 8;
+
+	chain[0] = *cu;
+	for (;;) {
+		bool deeper = false;
+
+		if (dwarf_child(&chain[nr - 1], &child))
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if (tag == DW_TAG_namespace ||
+			    ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+			      tag == DW_TAG_lexical_block) &&
+			     dwarf_haspc(&child, addr) > 0)) {
+				if (tag == DW_TAG_namespace) {
+					/* Look inside only if something there holds it. */
+					Dwarf_Die *sub = NULL;
+					int n = die_scopes(&child, addr, &sub);
+
+					if (n > 1) {
+						chain = realloc(chain, sizeof(*chain) * (nr + n));
+						for (int i = 0; i < n; i++)
+							chain[nr + i] = sub[n - 1 - i];
+						nr += n;
+						alloc = nr;
+						free(sub);
+						deeper = false;
+						goto done;
+					}
+					free(sub);
+					continue;
+				}
+				if (nr == alloc) {
+					alloc *= 2;
+					chain = realloc(chain, sizeof(*chain) * alloc);
+				}
+				chain[nr++] = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!deeper)
+			break;
+	}
+done:
+	/* Innermost first. */
+	for (int i = 0; i < nr / 2; i++) {
+		Dwarf_Die tmp = chain[i];
+
+		chain[i] = chain[nr - 1 - i];
+		chain[nr - 1 - i] = tmp;
+	}
+	*out = chain;
+	return nr;
+}
+
+/* The innermost DW_TAG_subprogram holding @addr, in *@func. */
+static bool find_subprogram_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = die_scopes(cu, addr, &scopes);
+	bool found = false;
+
+	for (int i = 0; i < n && !found; i++) {
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			*func = scopes[i];
+			found = true;
+		}
+	}
+	free(scopes);
+	return found;
+}
+
+/* ---- places ----------------------------------------------------------- */
+
+/* One place found: an address in a function (or an inlined instance). */
+struct probe_place {
+	Dwarf_Addr addr;
+	Dwarf_Die cu;
+	Dwarf_Die func; /* the subprogram or inlined_subroutine probed */
+	Dwarf_Die real; /* the subprogram holding addr (frame base) */
+	char *name;	/* the function's name */
+};
+
+struct place_list {
+	struct probe_place *p;
+	int nr, alloc;
+};
+
+static void place_list__add(struct place_list *pl, Dwarf_Addr addr, Dwarf_Die *cu, Dwarf_Die *func,
+			    const char *name)
+{
+	struct probe_place *p;
+
+	for (int i = 0; i < pl->nr; i++)
+		if (pl->p[i].addr == addr)
+			return;
+	if (pl->nr == pl->alloc) {
+		pl->alloc = pl->alloc ? pl->alloc * 2 : 8;
+		pl->p = realloc(pl->p, sizeof(*pl->p) * pl->alloc);
+		if (!pl->p) {
+			pr_err("fatal: out of memory\n");
+			abort();
+		}
+	}
+	p = &pl->p[pl->nr++];
+	memset(p, 0, sizeof(*p));
+	p->addr = addr;
+	p->cu = *cu;
+	p->func = *func;
+	if (dwarf_tag(func) == DW_TAG_subprogram || !find_subprogram_at(cu, addr, &p->real))
+		p->real = *func;
+	p->name = xstrdup(name ? name : "");
+}
+
+static void place_list__clear(struct place_list *pl)
+{
+	for (int i = 0; i < pl->nr; i++)
+		free(pl->p[i].name);
+	free(pl->p);
+	memset(pl, 0, sizeof(*pl));
+}
+
+/* Candidate functions of a spec: DIEs (subprograms or inlined instances). */
+struct func_list {
+	Dwarf_Die *die;
+	Dwarf_Die *cu;
+	int nr, alloc;
+};
+
+static void func_list__add(struct func_list *fl, Dwarf_Die *die, Dwarf_Die *cu)
+{
+	for (int i = 0; i < fl->nr; i++)
+		if (dwarf_dieoffset(&fl->die[i]) == dwarf_dieoffset(die))
+			return;
+	if (fl->nr == fl->alloc) {
+		fl->alloc = fl->alloc ? fl->alloc * 2 : 8;
+		fl->die = realloc(fl->die, sizeof(*fl->die) * fl->alloc);
+		fl->cu = realloc(fl->cu, sizeof(*fl->cu) * fl->alloc);
+		if (!fl->die || !fl->cu) {
+			pr_err("fatal: out of memory\n");
+			abort();
+		}
+	}
+	fl->die[fl->nr] = *die;
+	fl->cu[fl->nr++] = *cu;
+}
+
+static void func_list__clear(struct func_list *fl)
+{
+	free(fl->die);
+	free(fl->cu);
+	memset(fl, 0, sizeof(*fl));
+}
+
+struct inline_walk {
+	struct func_list *fl;
+	Dwarf_Die *cu;
+};
+
+static int add_inline_instance(Dwarf_Die *inst, void *arg)
+{
+	struct inline_walk *w = arg;
+
+	func_list__add(w->fl, inst, w->cu);
+	return DWARF_CB_OK;
+}
+
+/* A subprogram DIE, its inlined instances when it has some. */
+static void add_function(struct func_list *fl, Dwarf_Die *func, Dwarf_Die *cu, bool no_inlines)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin, *abstract = func;
+	struct inline_walk w = { fl, cu };
+
+	if (dwarf_hasattr(func, DW_AT_low_pc) || dwarf_hasattr(func, DW_AT_ranges))
+		func_list__add(fl, func, cu);
+	if (dwarf_attr(func, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
+		abstract = &origin;
+	if (!no_inlines && dwarf_func_inline(abstract))
+		dwarf_func_inline_instances(abstract, add_inline_instance, &w);
+}
+
+struct func_walk {
+	struct func_list *fl;
+	Dwarf_Die *cu;
+	const char *pattern;
+	bool no_inlines;
+};
+
+static int match_function(Dwarf_Die *func, void *arg)
+{
+	struct func_walk *w = arg;
+
+	if (die_name_match(func, w->pattern))
+		add_function(w->fl, func, w->cu, w->no_inlines);
+	return DWARF_CB_OK;
+}
+
+/* Does the source path @path name the file @want ("x.c", "dir/x.c")? */
+static bool source_matches(const char *path, const char *want)
+{
+	size_t lp, lw;
+
+	if (!path || !want)
+		return false;
+	lp = strlen(path);
+	lw = strlen(want);
+	if (lw > lp || strcmp(path + lp - lw, want))
+		return false;
+	return lp == lw || path[lp - lw - 1] == '/';
+}
+
+static bool die_in_file(Dwarf_Die *die, const char *file)
+{
+	return !file || source_matches(dwarf_decl_file(die), file);
+}
+
+/*
+ * The functions named @pattern (a name or a glob), optionally declared in
+ * @file.  The symbol table gives the addresses of the named ones; aranges
+ * their CU.  Names it does not know are looked for in every CU.
+ */
+static void find_functions(struct debuginfo *dbg, const char *pattern, const char *file,
+			   bool no_inlines, struct func_list *fl)
+{
+	bool glob = strpbrk(pattern, "*?[") != NULL;
+	int nsyms = dwfl_module_getsymtab(dbg->mod);
+	bool via_symbol = false;
+
+	for (int i = 1; i < nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name =
+			dwfl_module_getsym_info(dbg->mod, i, &sym, &addr, NULL, NULL, NULL);
+		Dwarf_Die cu, func;
+		char base[256];
+		size_t n;
+
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value)
+			continue;
+		n = strcspn(name, "@");
+		if (n >= sizeof(base))
+			continue;
+		memcpy(base, name, n);
+		base[n] = '\0';
+		if (glob ? fnmatch(pattern, base, 0) : strcmp(pattern, base))
+			continue;
+		if (!dwarf_addrdie(dbg->dw, sym.st_value, &cu))
+			continue;
+		if (!find_subprogram_at(&cu, sym.st_value, &func))
+			continue;
+		if (!die_in_file(&func, file))
+			continue;
+		via_symbol = true;
+		add_function(fl, &func, &cu, no_inlines);
+	}
+	if (via_symbol && !glob)
+		return;
+
+	/* Not in the symbol table (inlined only, or a glob): walk the CUs. */
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (!dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+		struct func_walk w = { fl, &cu, pattern, no_inlines };
+
+		if (dwarf_offdie(dbg->dw, off + hsize, &cu) &&
+		    (!file || dwarf_tag(&cu) != DW_TAG_compile_unit || true)) {
+			struct func_list here = { 0 };
+
+			w.fl = &here;
+			dwarf_getfuncs(&cu, match_function, &w, 0);
+			for (int i = 0; i < here.nr; i++)
+				if (die_in_file(&here.die[i], file))
+					func_list__add(fl, &here.die[i], &here.cu[i]);
+			func_list__clear(&here);
+		}
+		off = next;
+	}
+}
+
+/* The name of a function or inlined instance. */
+static const char *func_name(Dwarf_Die *func)
+{
+	const char *name = dwarf_diename(func);
+
+	return name ? name : "";
+}
+
+static bool func_entry(Dwarf_Die *func, Dwarf_Addr *addr)
+{
+	if (!dwarf_entrypc(func, addr))
+		return true;
+	return dwarf_lowpc(func, addr) == 0;
+}
+
+/* The address after the prologue, as perf takes it: the next line row. */
+static Dwarf_Addr skip_prologue(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry)
+{
+	Dwarf_Lines *lines;
+	size_t nlines;
+	Dwarf_Addr best = entry;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines))
+		return entry;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(l, &a) || a <= entry || (best != entry && a >= best))
+			continue;
+		if (dwarf_haspc(func, a) > 0)
+			best = a;
+	}
+	return best;
+}
+
+/* ---- lines -------------------------------------------------------------- */
+
+/*
+ * Collect the statement rows of line @lineno of @file (NULL: any) whose
+ * address is in @func (NULL: any function of @cu).  Returns -EEXIST when a
+ * row shares its address with an earlier row of another line.
+ */
+static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int lineno,
+			  struct place_list *pl, const char *name)
+{
+	Dwarf_Lines *lines;
+	size_t nlines;
+	int shared = 0;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines))
+		return 0;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+		bool stmt = false, end = false;
+		Dwarf_Die f;
+
+		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || ln != lineno)
+			continue;
+		dwarf_linebeginstatement(l, &stmt);
+		dwarf_lineendsequence(l, &end);
+		if (!stmt || end)
+			continue;
+		if (file && !source_matches(dwarf_linesrc(l, NULL, NULL), file))
+			continue;
+		if (func && dwarf_haspc(func, a) <= 0)
+			continue;
+		if (!func && !find_subprogram_at(cu, a, &f))
+			continue;
+		for (size_t j = i; j-- > 0;) {
+			Dwarf_Line *p = dwarf_onesrcline(lines, j);
+			Dwarf_Addr pa;
+			int pln;
+
+			if (dwarf_lineaddr(p, &pa) || pa != a)
+				break;
+			if (!dwarf_lineno(p, &pln) && pln != lineno)
+				shared = -EEXIST;
+		}
+		if (func)
+			place_list__add(pl, a, cu, func, name);
+		else
+			place_list__add(pl, a, cu, &f, func_name(&f));
+	}
+	return shared;
+}
+
+/* The path of the source file @die was declared in, for reading it. */
+static char *source_path(Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Attribute attr;
+	const char *dir;
+
+	if (!file)
+		return NULL;
+	if (file[0] == '/' || !dwarf_attr(cu, DW_AT_comp_dir, &attr))
+		return xstrdup(file);
+	dir = dwarf_formstring(&attr);
+	return dir ? path_join(dir, file) : xstrdup(file);
+}
+
+/* Does @line match the lazy pattern @pat, ignoring spaces in both? */
+static bool lazy_match(const char *line, const char *pat)
+{
+	struct strbuf l = STRBUF_INIT, p = STRBUF_INIT;
+	bool ok;
+
+	for (; *line; line++)
+		if (!isspace((unsigned char)*line))
+			strbuf_addch(&l, *line);
+	for (; *pat; pat++)
+		if (!isspace((unsigned char)*pat))
+			strbuf_addch(&p, *pat);
+	ok = !fnmatch(p.buf, l.buf, 0);
+	strbuf_release(&l);
+	strbuf_release(&p);
+	return ok;
+}
+
+/* The line numbers of @path matching @pat between @from and @to. */
+static int lazy_lines(const char *path, const char *pat, int from, int to, int **out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int *nums = NULL, nr = 0, ln = 1;
+	char *p, *nl;
+	int ret = strbuf_read_file(&sb, path);
+
+	if (ret) {
+		strbuf_release(&sb);
+		return ret;
+	}
+	for (p = sb.buf; *p; p = nl ? nl + 1 : p + strlen(p), ln++) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (ln >= from && (to < 0 || ln <= to) && lazy_match(p, pat)) {
+			nums = realloc(nums, sizeof(*nums) * (nr + 1));
+			nums[nr++] = ln;
+		}
+		if (!nl)
+			break;
+	}
+	strbuf_release(&sb);
+	*out = nums;
+	return nr;
+}
+
+/* The last line of @func: the largest line of its rows. */
+static int func_last_line(Dwarf_Die *cu, Dwarf_Die *func)
+{
+	Dwarf_Lines *lines;
+	size_t nlines;
+	int last = -1;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines))
+		return -1;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+
+		if (!dwarf_lineaddr(l, &a) && !dwarf_lineno(l, &ln) && dwarf_haspc(func, a) > 0 &&
+		    ln > last)
+			last = ln;
+	}
+	return last;
+}
+
+static int find_lazy_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, const char *pat,
+			  struct place_list *pl, const char *name)
+{
+	char *path = source_path(cu, file);
+	int from = 1, to = -1, *nums = NULL, n, ret = 0;
+
+	if (func) {
+		int decl = 0;
+
+		dwarf_decl_line(func, &decl);
+		from = decl;
+		to = func_last_line(cu, func);
+	}
+	n = lazy_lines(path, pat, from, to, &nums);
+	if (n < 0) {
+		pr_err("Failed to open %s: %s\n", path, strerror(-n));
+		free(path);
+		return n;
+	}
+	for (int i = 0; i < n; i++)
+		find_line_rows(cu, func, file, nums[i], pl, name);
+	free(nums);
+	free(path);
+	return ret;
+}
+
+/* The CUs that have @file in their line table. */
+static int for_each_cu_with_file(struct debuginfo *dbg, const char *file,
+				 int (*fn)(Dwarf_Die *cu, const char *path, void *arg), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int ret = 0, found = 0;
+
+	while (!ret && !dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+		Dwarf_Files *files;
+		size_t nfiles;
+
+		if (dwarf_offdie(dbg->dw, off + hsize, &cu) &&
+		    !dwarf_getsrcfiles(&cu, &files, &nfiles)) {
+			for (size_t i = 1; i < nfiles; i++) {
+				const char *p = dwarf_filesrc(files, i, NULL, NULL);
+
+				if (source_matches(p, file)) {
+					found++;
+					ret = fn(&cu, p, arg);
+					break;
+				}
+			}
+		}
+		off = next;
+	}
+	return ret ? ret : found;
+}
+
+struct src_walk {
+	const struct perf_probe_point *pp;
+	struct place_list *pl;
+};
+
+static int src_walk_cu(Dwarf_Die *cu, const char *path, void *arg)
+{
+	struct src_walk *w = arg;
+
+	if (w->pp->lazy_line)
+		return find_lazy_rows(cu, NULL, path, w->pp->lazy_line, w->pl, NULL) < 0 ? -ENOENT
+											 : 0;
+	find_line_rows(cu, NULL, path, w->pp->line, w->pl, NULL);
+	return 0;
+}
+
+/* ---- fetchargs ---------------------------------------------------------- */
+
+/* A value being built: REG or a global, then dereferences. */
+struct arg_loc {
+	const char *reg; /* register name, or NULL for a global */
+	bool global;	 /* the memory at global_addr + global_off */
+	Dwarf_Addr global_addr;
+	long global_off;
+	const char *global_name;
+	struct probe_trace_arg_ref *refs; /* innermost first */
+};
+
+static void arg_loc__push(struct arg_loc *loc, long offset)
+{
+	struct probe_trace_arg_ref *r = xzalloc(sizeof(*r)), **p = &loc->refs;
+
+	r->offset = offset;
+	while (*p)
+		p = &(*p)->next;
+	*p = r;
+}
+
+static struct probe_trace_arg_ref *arg_loc__outer(struct arg_loc *loc)
+{
+	struct probe_trace_arg_ref *r = loc->refs;
+
+	while (r && r->next)
+		r = r->next;
+	return r;
+}
+
+static void arg_loc__clear(struct arg_loc *loc)
+{
+	while (loc->refs) {
+		struct probe_trace_arg_ref *n = loc->refs->next;
+
+		free(loc->refs);
+		loc->refs = n;
+	}
+}
+
+/* The place being resolved, with what fetchargs need of it. */
+struct arg_ctx {
+	struct debuginfo *dbg;
+	struct probe_place *place;
+	const struct probe_finder_opts *opts;
+	const char *spec_var; /* for messages */
+};
+
+/* DW_OP_breg<N>/bregx as a register and offset. */
+static bool op_breg(const Dwarf_Op *op, const char **reg, long *off)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = dwarf_regname(op->atom - DW_OP_breg0);
+		*off = (long)op->number;
+	} else if (op->atom == DW_OP_bregx) {
+		*reg = dwarf_regname((unsigned int)op->number);
+		*off = (long)op->number2;
+	} else {
+		return false;
+	}
+	return *reg != NULL;
+}
+
+/* The frame base of the place's function as REG+OFF (CFA through CFI). */
+static int frame_base(struct arg_ctx *c, const char **reg, long *off)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	Dwarf_Addr addr = c->place->addr;
+
+	if (!dwarf_attr(&c->place->real, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) != 1 || nops < 1)
+		return -ENOENT;
+	if (ops[0].atom == DW_OP_call_frame_cfa) {
+		Dwarf_Addr bias;
+		Dwarf_CFI *cfi[2] = { dwfl_module_eh_cfi(c->dbg->mod, &bias),
+				      dwfl_module_dwarf_cfi(c->dbg->mod, &bias) };
+
+		for (int i = 0; i < 2; i++) {
+			Dwarf_Frame *frame;
+			Dwarf_Op *cops;
+			size_t ncops;
+			int ok;
+
+			/* libdw's CFI takes the addresses of the file, unbiased. */
+			if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], addr, &frame))
+				continue;
+			ok = !dwarf_frame_cfa(frame, &cops, &ncops) && ncops == 1 &&
+			     op_breg(&cops[0], reg, off);
+			free(frame);
+			if (ok)
+				return *reg ? 0 : -ENOTSUP;
+		}
+		return -ENOENT;
+	}
+	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		*reg = dwarf_regname(ops[0].atom - DW_OP_breg0);
+		*off = (long)ops[0].number;
+		return *reg ? 0 : -ENOTSUP;
+	}
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
+		*reg = dwarf_regname(ops[0].atom - DW_OP_reg0);
+		*off = 0;
+		return *reg ? 0 : -ENOTSUP;
+	}
+	return -ENOTSUP;
+}
+
+/*
+ * The location of variable @var at the place.  -ENOENT when it has none
+ * there (optimized out), -ENOTSUP for an expression we can not turn into
+ * a fetcharg.
+ */
+static int var_location(struct arg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	int n;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!dwarf_attr(var, DW_AT_location, &attr))
+		return -ENOENT;
+	n = dwarf_getlocation_addr(&attr, c->place->addr, &ops, &nops, 1);
+	if (n <= 0 || nops == 0)
+		return -ENOENT;
+	if (nops == 1 || (nops == 2 && ops[1].atom == DW_OP_plus_uconst)) {
+		long extra = nops == 2 ? (long)ops[1].number : 0;
+		uint8_t op = ops[0].atom;
+
+		if (op == DW_OP_addr) {
+			loc->global = true;
+			loc->global_addr = ops[0].number;
+			loc->global_off = extra;
+			loc->global_name = dwarf_diename(var);
+			return 0;
+		}
+		if (op == DW_OP_fbreg) {
+			const char *reg;
+			long off;
+			int ret = frame_base(c, &reg, &off);
+
+			if (ret)
+				return ret;
+			loc->reg = reg;
+			arg_loc__push(loc, off + (long)ops[0].number + extra);
+			return 0;
+		}
+		if (op >= DW_OP_breg0 && op <= DW_OP_breg31) {
+			loc->reg = dwarf_regname(op - DW_OP_breg0);
+			if (!loc->reg)
+				return -ENOTSUP;
+			arg_loc__push(loc, (long)ops[0].number + extra);
+			return 0;
+		}
+		if ((op >= DW_OP_reg0 && op <= DW_OP_reg31) || op == DW_OP_regx) {
+			loc->reg =
+				dwarf_regname(op == DW_OP_regx ? (unsigned int)ops[0].number
+							       : (unsigned int)(op - DW_OP_reg0));
+			return loc->reg && !extra ? 0 : -ENOTSUP;
+		}
+	}
+	return -ENOTSUP;
+}
+
+static bool is_char_type(Dwarf_Die *type)
+{
+	Dwarf_Word enc, size;
+
+	if (dwarf_tag(type) != DW_TAG_base_type || !die_get_udata(type, DW_AT_encoding, &enc) ||
+	    !die_get_udata(type, DW_AT_byte_size, &size))
+		return false;
+	return size == 1 && (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char ||
+			     enc == DW_ATE_signed || enc == DW_ATE_unsigned);
+}
+
+/* The fetcharg type perf gives a value of @type: s/x + bits, NULL for aggregates. */
+static char *basic_type_name(Dwarf_Die *type)
+{
+	struct strbuf sb = STRBUF_INIT;
+	Dwarf_Word enc = 0;
+	int size, tag = dwarf_tag(type);
+
+	if (tag != DW_TAG_base_type && tag != DW_TAG_pointer_type &&
+	    tag != DW_TAG_enumeration_type && tag != DW_TAG_reference_type)
+		return NULL;
+	size = dwarf_bytesize(type);
+	if (size <= 0)
+		size = tag == DW_TAG_enumeration_type ? 4 : 8;
+	if (tag == DW_TAG_base_type)
+		die_get_udata(type, DW_AT_encoding, &enc);
+	strbuf_addf(&sb, "%c%d", enc == DW_ATE_signed || enc == DW_ATE_signed_char ? 's' : 'x',
+		    size * 8);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Find member @name of struct/union @type, looking into anonymous members. */
+static bool find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long *offset)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(type, &child))
+		return false;
+	do {
+		Dwarf_Word off = 0;
+		const char *mname;
+
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		die_get_udata(&child, DW_AT_data_member_location, &off);
+		mname = dwarf_diename(&child);
+		if (mname && !strcmp(mname, name)) {
+			*member = child;
+			*offset = (long)off;
+			return true;
+		}
+		if (!mname) {
+			Dwarf_Die sub;
+			long suboff;
+
+			if (die_get_real_type(&child, &sub) &&
+			    (dwarf_tag(&sub) == DW_TAG_structure_type ||
+			     dwarf_tag(&sub) == DW_TAG_union_type) &&
+			    find_member(&sub, name, member, &suboff)) {
+				*offset = (long)off + suboff;
+				return true;
+			}
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* Add @off to the memory the location refers to ("." and array index). */
+static int loc_add_offset(struct arg_loc *loc, long off)
+{
+	struct probe_trace_arg_ref *r = arg_loc__outer(loc);
+
+	if (r)
+		r->offset += off;
+	else if (loc->global)
+		loc->global_off += off;
+	else
+		return -ENOTSUP;
+	return 0;
+}
+
+static const char *type_name_for_msg(Dwarf_Die *type)
+{
+	const char *n = dwarf_diename(type);
+
+	return n ? n : "(unnamed)";
+}
+
+/*
+ * Walk the member chain of @pa from @loc/@type.  The bitfield of the last
+ * member goes to *@bitfield.  -EINVAL after one message.
+ */
+static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwarf_Die *type,
+		       char **bitfield)
+{
+	const char *prev = pa->var;
+
+	for (const struct perf_probe_arg_field *f = pa->field; f; f = f->next) {
+		int tag = dwarf_tag(type);
+
+		if (f->name[0] == '[') {
+			Dwarf_Die elem;
+			int esize;
+
+			if (tag != DW_TAG_array_type && tag != DW_TAG_pointer_type) {
+				pr_err("%s is not an array nor a pointer.\n", prev);
+				return -EINVAL;
+			}
+			if (!die_get_real_type(type, &elem)) {
+				pr_err("%s has an element of unknown type.\n", prev);
+				return -EINVAL;
+			}
+			if (tag == DW_TAG_array_type) {
+				Dwarf_Word sz;
+				Dwarf_Die sub;
+
+				/* int a[2][3]: a[1] is an int[3]. */
+				if (!dwarf_child(type, &sub) && dwarf_siblingof(&sub, &sub) == 0) {
+					Dwarf_Die peeled = *type;
+
+					if (dwarf_aggregate_size(&peeled, &sz) == 0 &&
+					    dwarf_child(type, &sub) == 0) {
+						Dwarf_Word lo = 0, hi = 0;
+
+						die_get_udata(&sub, DW_AT_upper_bound, &hi);
+						die_get_udata(&sub, DW_AT_lower_bound, &lo);
+						if (hi + 1 > lo) {
+							pr_err("Multi-dimensional arrays are not supported (%s).\n",
+							       prev);
+							return -ENOTSUP;
+						}
+					}
+				}
+				esize = dwarf_bytesize(&elem);
+				if (esize <= 0) {
+					Dwarf_Word agg;
+
+					esize = dwarf_aggregate_size(&elem, &agg) ? 0 : (int)agg;
+				}
+				if (loc_add_offset(loc, f->index * esize)) {
+					pr_err("An array on a register is not supported (%s).\n",
+					       prev);
+					return -ENOTSUP;
+				}
+			} else {
+				Dwarf_Word agg = 0;
+
+				esize = dwarf_bytesize(&elem);
+				if (esize <= 0)
+					esize = dwarf_aggregate_size(&elem, &agg) ? 0 : (int)agg;
+				arg_loc__push(loc, f->index * esize);
+			}
+			*type = elem;
+			continue;
+		}
+		if (tag == DW_TAG_pointer_type) {
+			Dwarf_Die target;
+
+			if (!f->ref) {
+				pr_err("Semantic error: %s must be referred by '->'\n", f->name);
+				return -EINVAL;
+			}
+			if (!die_get_real_type(type, &target)) {
+				pr_err("%s is not a data structure nor a union.\n", prev);
+				return -EINVAL;
+			}
+			*type = target;
+			tag = dwarf_tag(type);
+			if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
+				pr_err("%s is not a data structure nor a union.\n", prev);
+				return -EINVAL;
+			}
+			arg_loc__push(loc, 0);
+		} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+			if (f->ref) {
+				pr_err("Semantic error: %s is not a pointer.\n", prev);
+				return -EINVAL;
+			}
+		} else {
+			pr_err("%s is not a data structure nor a union.\n", prev);
+			return -EINVAL;
+		}
+
+		Dwarf_Die member, mtype;
+		long off;
+
+		if (!find_member(type, f->name, &member, &off)) {
+			pr_err("%s(type:%s) has no member %s.\n", prev, type_name_for_msg(type),
+			       f->name);
+			return -EINVAL;
+		}
+		if (loc_add_offset(loc, off)) {
+			pr_err("Structure on a register is not supported yet.\n");
+			return -ENOTSUP;
+		}
+		if (!die_get_real_type(&member, &mtype)) {
+			pr_err("%s has no type.\n", f->name);
+			return -EINVAL;
+		}
+		*type = mtype;
+		free(*bitfield);
+		*bitfield = NULL;
+		if (dwarf_hasattr(&member, DW_AT_bit_size)) {
+			Dwarf_Word bits = 0, boff = 0, bsize;
+			int size = dwarf_bytesize(&mtype);
+			struct strbuf sb = STRBUF_INIT;
+			long unit;
+
+			die_get_udata(&member, DW_AT_bit_size, &bits);
+			if (size <= 0)
+				size = 4;
+			bsize = (Dwarf_Word)size * 8;
+			if (die_get_udata(&member, DW_AT_data_bit_offset, &boff)) {
+				/* DWARF 5: bits from the start of the struct. */
+				unit = (long)(boff / bsize) * size;
+				loc_add_offset(loc, unit - off);
+				boff -= (Dwarf_Word)unit * 8;
+			} else {
+				Dwarf_Word be = 0;
+
+				/* DWARF 4 counts from the storage unit's top bit. */
+				die_get_udata(&member, DW_AT_bit_offset, &be);
+				boff = bsize - be - bits;
+			}
+			strbuf_addf(&sb, "b%" PRIu64 "@%" PRIu64 "/%" PRIu64, (uint64_t)bits,
+				    (uint64_t)boff, (uint64_t)bsize);
+			*bitfield = strbuf_detach(&sb, NULL);
+		}
+		prev = f->name;
+	}
+	return 0;
+}
+
+/* Turn @loc into the value and refs of @ta (they move). */
+static int loc_to_trace_arg(struct arg_ctx *c, struct arg_loc *loc, struct probe_trace_arg *ta)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (loc->global) {
+		uint64_t foff;
+
+		if (c->opts->global_offset) {
+			if (c->opts->global_offset(c->opts->ctx,
+						   loc->global_addr + (uint64_t)loc->global_off,
+						   &foff)) {
+				pr_err("The address of %s is not in the file.\n", loc->global_name);
+				return -ERANGE;
+			}
+			strbuf_addf(&sb, "@+0x%" PRIx64, foff);
+		} else {
+			strbuf_addf(&sb, "@%s%+ld", loc->global_name, loc->global_off);
+		}
+		ta->value = strbuf_detach(&sb, NULL);
+	} else {
+		ta->value = xstrdup(loc->reg);
+	}
+	ta->ref = loc->refs;
+	loc->refs = NULL;
+	return 0;
+}
+
+/* Look a variable up by name in the scopes of the place, then the CU. */
+static bool find_variable(struct arg_ctx *c, const char *name, Dwarf_Die *var)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = die_scopes(&c->place->cu, c->place->addr, &scopes);
+	bool found = false;
+	Dwarf_Off stop = dwarf_dieoffset(&c->place->func);
+
+	for (int i = 0; i < n && !found; i++) {
+		Dwarf_Die child;
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (!dwarf_child(&scopes[i], &child)) {
+			do {
+				int t = dwarf_tag(&child);
+
+				if ((t == DW_TAG_variable || t == DW_TAG_formal_parameter) &&
+				    die_name_match(&child, name)) {
+					*var = child;
+					found = true;
+				}
+			} while (!found && dwarf_siblingof(&child, &child) == 0);
+		}
+		/* Above the probed function only the CU's globals count. */
+		if (dwarf_dieoffset(&scopes[i]) == stop ||
+		    (tag == DW_TAG_subprogram && i + 1 < n)) {
+			for (int j = i + 1; j < n && !found; j++) {
+				if (dwarf_tag(&scopes[j]) != DW_TAG_compile_unit)
+					continue;
+				if (!dwarf_child(&scopes[j], &child)) {
+					do {
+						if (dwarf_tag(&child) == DW_TAG_variable &&
+						    die_name_match(&child, name)) {
+							*var = child;
+							found = true;
+						}
+					} while (!found && dwarf_siblingof(&child, &child) == 0);
+				}
+			}
+			break;
+		}
+	}
+	free(scopes);
+	if (!found) {
+		/* A global of the CU when getscopes gave nothing. */
+		Dwarf_Die child;
+
+		if (!dwarf_child(&c->place->cu, &child)) {
+			do {
+				if (dwarf_tag(&child) == DW_TAG_variable &&
+				    die_name_match(&child, name)) {
+					*var = child;
+					found = true;
+				}
+			} while (!found && dwarf_siblingof(&child, &child) == 0);
+		}
+	}
+	return found;
+}
+
+/* The argument name perf gives: the last member, else VAR[:TYPE] made an identifier. */
+static char *default_arg_name(const struct perf_probe_arg *pa)
+{
+	const struct perf_probe_arg_field *f;
+	const char *last = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (f = pa->field; f; f = f->next)
+		if (f->name[0] != '[')
+			last = f->name;
+	if (pa->field)
+		return xstrdup(last ? last : pa->var);
+	strbuf_addstr(&sb, pa->var);
+	if (pa->type)
+		strbuf_addf(&sb, ":%s", pa->type);
+	for (size_t i = 0; i < sb.len; i++)
+		if (!isalnum((unsigned char)sb.buf[i]) && sb.buf[i] != '_')
+			sb.buf[i] = '_';
+	return strbuf_detach(&sb, NULL);
+}
+
+static void optimized_out_message(const char *var)
+{
+	pr_err("Failed to find the location of the '%s' variable at this address.\n"
+	       " Perhaps it has been optimized out.\n"
+	       " Use -V with the --range option to show '%s' location range.\n",
+	       var, var);
+}
+
+/* Convert the variable @var (DIE) for argument @pa of the place into @ta. */
+static int convert_variable(struct arg_ctx *c, const struct perf_probe_arg *pa, Dwarf_Die *var,
+			    struct probe_trace_arg *ta)
+{
+	struct arg_loc loc;
+	Dwarf_Die type;
+	char *bitfield = NULL;
+	int ret;
+
+	ret = var_location(c, var, &loc);
+	if (ret == -ENOENT) {
+		optimized_out_message(pa->var);
+		return ret;
+	}
+	if (ret) {
+		pr_err("Sorry, we don't support this variable location yet.\n");
+		arg_loc__clear(&loc);
+		return ret;
+	}
+	if (!die_get_real_type(var, &type)) {
+		pr_err("Failed to get the type of %s.\n", pa->var);
+		arg_loc__clear(&loc);
+		return -EINVAL;
+	}
+	ret = walk_fields(pa, &loc, &type, &bitfield);
+	if (ret)
+		goto out;
+	if (pa->type && !strcmp(pa->type, "string")) {
+		Dwarf_Die elem;
+		int tag = dwarf_tag(&type);
+
+		if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) ||
+		    !die_get_real_type(&type, &elem) || !is_char_type(&elem)) {
+			pr_err("Failed to cast into string: %s is not a pointer nor array of char.\n",
+			       pa->var);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (tag == DW_TAG_pointer_type) {
+			arg_loc__push(&loc, 0);
+		} else if (!loc.refs && !loc.global) {
+			pr_err("Failed to cast into string: %s is on a register.\n", pa->var);
+			ret = -EINVAL;
+			goto out;
+		}
+		ta->type = xstrdup("string");
+	} else if (pa->type) {
+		ta->type = xstrdup(pa->type);
+	} else if (bitfield) {
+		ta->type = bitfield;
+		bitfield = NULL;
+	} else {
+		ta->type = basic_type_name(&type);
+	}
+	ret = loc_to_trace_arg(c, &loc, ta);
+	if (!ret)
+		ta->name = pa->name ? xstrdup(pa->name) : default_arg_name(pa);
+out:
+	free(bitfield);
+	arg_loc__clear(&loc);
+	return ret;
+}
+
+/* A variable of $vars/$params: a simple name, no messages for missing ones. */
+static int add_plain_var(struct arg_ctx *c, Dwarf_Die *var, struct probe_trace_arg **args,
+			 int *nargs)
+{
+	struct perf_probe_arg pa = { 0 };
+	struct probe_trace_arg ta = { 0 };
+	struct arg_loc loc;
+	const char *name = dwarf_diename(var);
+	Dwarf_Die type;
+
+	if (!name || var_location(c, var, &loc)) {
+		arg_loc__clear(&loc);
+		return 0;
+	}
+	arg_loc__clear(&loc);
+	if (!die_get_real_type(var, &type))
+		return 0;
+	pa.var = (char *)name;
+	if (convert_variable(c, &pa, var, &ta))
+		return 0;
+	*args = realloc(*args, sizeof(**args) * (*nargs + 1));
+	(*args)[(*nargs)++] = ta;
+	return 0;
+}
+
+/* $vars: the function's parameters and variables, into blocks holding the address. */
+static void collect_vars(struct arg_ctx *c, Dwarf_Die *scope, bool params_only,
+			 struct probe_trace_arg **args, int *nargs)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_formal_parameter || (!params_only && tag == DW_TAG_variable))
+			add_plain_var(c, &child, args, nargs);
+		else if (!params_only && tag == DW_TAG_lexical_block &&
+			 dwarf_haspc(&child, c->place->addr) > 0)
+			collect_vars(c, &child, params_only, args, nargs);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void copy_raw_arg(const struct perf_probe_arg *pa, struct probe_trace_arg *ta)
+{
+	const char *v = pa->var;
+
+	if (pa->name)
+		ta->name = xstrdup(pa->name);
+	if (pa->user_access && (v[0] == '+' || v[0] == '-') && v[1] != 'u') {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addch(&sb, v[0]);
+		strbuf_addch(&sb, 'u');
+		strbuf_addstr(&sb, v + 1);
+		ta->value = strbuf_detach(&sb, NULL);
+	} else {
+		ta->value = xstrdup(v);
+	}
+	if (pa->type)
+		ta->type = xstrdup(pa->type);
+}
+
+/* The fetchargs of @pev at @place, into @tev. */
+static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pev,
+			struct probe_place *place, const struct probe_finder_opts *opts,
+			struct probe_trace_event *tev)
+{
+	struct arg_ctx c = { dbg, place, opts, NULL };
+	struct probe_trace_arg *args = NULL;
+	int nargs = 0, ret = 0;
+
+	for (int i = 0; i < pev->nargs && !ret; i++) {
+		const struct perf_probe_arg *pa = &pev->args[i];
+		struct probe_trace_arg ta = { 0 };
+		Dwarf_Die var;
+
+		if (!strcmp(pa->var, "$vars") || !strcmp(pa->var, "$params")) {
+			collect_vars(&c, &place->func, pa->var[1] == 'p', &args, &nargs);
+			continue;
+		}
+		if (!perf_probe_arg_need_dwarf(pa)) {
+			if (!strcmp(pa->var, "$retval") && !pev->point.retprobe) {
+				pr_err("Semantic error: $retval is only available in a return probe (%%return).\n");
+				ret = -EINVAL;
+				break;
+			}
+			copy_raw_arg(pa, &ta);
+		} else if (pev->point.retprobe) {
+			pr_err("Semantic error: You can't specify local variable for kretprobe.\n");
+			ret = -EINVAL;
+			break;
+		} else if (!find_variable(&c, pa->var, &var)) {
+			optimized_out_message(pa->var);
+			ret = -ENOENT;
+			break;
+		} else {
+			ret = convert_variable(&c, pa, &var, &ta);
+			if (ret)
+				break;
+		}
+		args = realloc(args, sizeof(*args) * (nargs + 1));
+		args[nargs++] = ta;
+	}
+	tev->args = args;
+	tev->nargs = nargs;
+	return ret;
+}
+
+/* ---- finding places ------------------------------------------------------ */
+
+static int find_function_places(struct debuginfo *dbg, const struct perf_probe_event *pev,
+				const struct probe_finder_opts *opts, struct place_list *pl,
+				bool *skipped)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	struct func_list fl = { 0 };
+	int ret = 0;
+
+	find_functions(dbg, pp->function, pp->file, opts->no_inlines, &fl);
+	for (int i = 0; i < fl.nr && !ret; i++) {
+		Dwarf_Die *func = &fl.die[i], *cu = &fl.cu[i];
+		Dwarf_Addr entry;
+		const char *name = func_name(func);
+
+		if (!func_entry(func, &entry))
+			continue;
+		if (pp->lazy_line) {
+			ret = find_lazy_rows(cu, func, dwarf_decl_file(func), pp->lazy_line, pl,
+					     name);
+		} else if (pp->line) {
+			int decl = 0;
+
+			dwarf_decl_line(func, &decl);
+			ret = find_line_rows(cu, func, dwarf_decl_file(func), decl + pp->line, pl,
+					     name);
+			if (ret == -EEXIST) {
+				pr_err("This line is sharing the address with other lines.\n"
+				       "Please try to probe at %s:0 instead.\n",
+				       pp->function);
+			}
+		} else if (pp->offset) {
+			if (dwarf_haspc(func, entry + pp->offset) <= 0) {
+				pr_err("Offset %lu is bigger than the size of %s\n", pp->offset,
+				       name);
+				ret = -ERANGE;
+			} else {
+				place_list__add(pl, entry + pp->offset, cu, func, name);
+			}
+		} else {
+			Dwarf_Addr addr = entry;
+
+			if (!pp->retprobe && pev->nargs && dwarf_tag(func) == DW_TAG_subprogram &&
+			    cu_is_unoptimized(cu)) {
+				addr = skip_prologue(cu, func, entry);
+				if (addr != entry && !*skipped) {
+					pr_warning(
+						"Target program is compiled without optimization. Skipping prologue.\n"
+						"Probe on address 0x%" PRIx64
+						" to force probing at the function entry.\n\n",
+						(uint64_t)entry);
+					*skipped = true;
+				}
+			}
+			place_list__add(pl, addr, cu, func, name);
+		}
+	}
+	func_list__clear(&fl);
+	return ret;
+}
+
+int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_event *pev,
+				 const struct probe_finder_opts *opts,
+				 struct probe_trace_event **tevs_out)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	struct place_list pl = { 0 };
+	struct probe_trace_event *tevs;
+	bool skipped = false;
+	int ret = 0;
+
+	if (pp->function) {
+		ret = find_function_places(dbg, pev, opts, &pl, &skipped);
+	} else if (pp->file) {
+		struct src_walk w = { pp, &pl };
+
+		ret = for_each_cu_with_file(dbg, pp->file, src_walk_cu, &w);
+		if (ret == 0) {
+			pr_err("Failed to find source file path.\n");
+			ret = -ENOENT;
+		}
+		ret = ret > 0 ? 0 : ret;
+	}
+	if (ret < 0)
+		goto out;
+	if (pl.nr == 0 && opts->quiet_missing) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (pl.nr == 0) {
+		char *point = synthesize_perf_probe_point(pp);
+
+		pr_err("Probe point '%s' not found.\n", point);
+		free(point);
+		ret = -ENOENT;
+		goto out;
+	}
+	if (pl.nr > opts->max_probes) {
+		pr_err("Too many( > %d) probe point found.\n", opts->max_probes);
+		ret = -E2BIG;
+		goto out;
+	}
+	tevs = xzalloc(sizeof(*tevs) * pl.nr);
+	for (int i = 0; i < pl.nr && !ret; i++) {
+		tevs[i].point.address = pl.p[i].addr;
+		tevs[i].point.realname = xstrdup(pl.p[i].name);
+		tevs[i].point.retprobe = pp->retprobe;
+		ret = convert_args(dbg, pev, &pl.p[i], opts, &tevs[i]);
+	}
+	if (ret) {
+		for (int i = 0; i < pl.nr; i++)
+			clear_probe_trace_event(&tevs[i]);
+		free(tevs);
+		goto out;
+	}
+	*tevs_out = tevs;
+	ret = pl.nr;
+out:
+	place_list__clear(&pl);
+	return ret;
+}
+
+/* ---- -V and -L: later ---------------------------------------------------- */
+
+int debuginfo__show_vars(struct debuginfo *dbg, const struct perf_probe_event *pev,
+			 const struct probe_finder_opts *opts, bool externs, bool range,
+			 const struct strfilter *filter)
+{
+	return -ENOTSUP;
+}
+
+int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *file, int start,
+			  int end)
+{
+	return -ENOTSUP;
+}
