@@ -409,7 +409,8 @@ static void find_functions(struct debuginfo *dbg, const char *pattern, const cha
 	int nsyms = dwfl_module_getsymtab(dbg->mod);
 	bool via_symbol = false;
 
-	for (int i = 1; i < nsyms; i++) {
+	/* A glob walks the CUs anyway, and perf lists in their order. */
+	for (int i = 1; i < nsyms && !glob; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *name =
@@ -502,9 +503,39 @@ static Dwarf_Addr skip_prologue(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry
 
 /*
  * Collect the statement rows of line @lineno of @file (NULL: any) whose
- * address is in @func (NULL: any function of @cu).  Returns -EEXIST when a
- * row shares its address with an earlier row of another line.
+ * address is in @func (NULL: any function of @cu).  Returns 0, or the
+ * line of an earlier row at the same address as one of them: perf refuses
+ * such a line, it could not tell them apart.
  */
+/*
+ * The call site of the outermost inlined instance holding @addr, as the
+ * line perf attributes code inlined there to.  False when none holds it.
+ */
+static bool call_site(Dwarf_Die *cu, Dwarf_Addr addr, const char **src, int *line)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = die_scopes(cu, addr, &scopes);
+	Dwarf_Files *files;
+	size_t nfiles;
+	Dwarf_Word cfile, cline;
+	bool found = false;
+
+	for (int i = n - 1; i >= 0 && !found; i--) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		if (die_get_udata(&scopes[i], DW_AT_call_file, &cfile) &&
+		    die_get_udata(&scopes[i], DW_AT_call_line, &cline) &&
+		    !dwarf_getsrcfiles(cu, &files, &nfiles) && cfile < nfiles) {
+			*src = dwarf_filesrc(files, cfile, NULL, NULL);
+			*line = (int)cline;
+			found = true;
+		}
+		break;
+	}
+	free(scopes);
+	return found;
+}
+
 static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int lineno,
 			  struct place_list *pl, const char *name)
 {
@@ -518,30 +549,49 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		Dwarf_Addr a;
 		int ln;
-		bool stmt = false, end = false;
+		bool stmt = false, end = false, mapped;
+		int shared_here = 0;
 		Dwarf_Die f;
 
-		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || ln != lineno)
+		const char *src;
+
+		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
 			continue;
 		dwarf_linebeginstatement(l, &stmt);
 		dwarf_lineendsequence(l, &end);
 		if (!stmt || end)
 			continue;
-		if (file && !source_matches(dwarf_linesrc(l, NULL, NULL), file))
+		src = dwarf_linesrc(l, NULL, NULL);
+		/* Code inlined from another file counts as its call's line. */
+		mapped = file && !source_matches(src, file);
+		if (mapped && !call_site(cu, a, &src, &ln))
+			continue;
+		if (ln != lineno)
+			continue;
+		if (file && !source_matches(src, file))
 			continue;
 		if (func && dwarf_haspc(func, a) <= 0)
 			continue;
 		if (!func && !find_subprogram_at(cu, a, &f))
 			continue;
-		for (size_t j = i; j-- > 0;) {
+		for (size_t j = i; j-- > 0 && !shared_here && !mapped;) {
 			Dwarf_Line *p = dwarf_onesrcline(lines, j);
 			Dwarf_Addr pa;
 			int pln;
 
 			if (dwarf_lineaddr(p, &pa) || pa != a)
 				break;
-			if (!dwarf_lineno(p, &pln) && pln != lineno)
-				shared = -EEXIST;
+			/* Rows of other files there are inlined code, not a clash. */
+			if (!dwarf_lineno(p, &pln) && pln != lineno &&
+			    dwarf_linesrc(p, NULL, NULL) == dwarf_linesrc(l, NULL, NULL))
+				shared_here = pln;
+		}
+		if (!shared && shared_here) {
+			Dwarf_Addr entry;
+
+			/* At a function's entry perf points at the function itself. */
+			shared = func && !dwarf_entrypc(func, &entry) && entry == a ? -1
+										    : shared_here;
 		}
 		if (func)
 			place_list__add(pl, a, cu, func, name);
@@ -696,11 +746,18 @@ struct src_walk {
 static int src_walk_cu(Dwarf_Die *cu, const char *path, void *arg)
 {
 	struct src_walk *w = arg;
+	int shared;
 
 	if (w->pp->lazy_line)
 		return find_lazy_rows(cu, NULL, path, w->pp->lazy_line, w->pl, NULL) < 0 ? -ENOENT
 											 : 0;
-	find_line_rows(cu, NULL, path, w->pp->line, w->pl, NULL);
+	shared = find_line_rows(cu, NULL, path, w->pp->line, w->pl, NULL);
+	if (shared) {
+		pr_err("This line is sharing the address with other lines.\n"
+		       "Please try to probe at %s:%d instead.\n",
+		       path, shared);
+		return -EEXIST;
+	}
 	return 0;
 }
 
@@ -1421,10 +1478,11 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 			dwarf_decl_line(func, &decl);
 			ret = find_line_rows(cu, func, dwarf_decl_file(func), decl + pp->line, pl,
 					     name);
-			if (ret == -EEXIST) {
+			if (ret) {
 				pr_err("This line is sharing the address with other lines.\n"
-				       "Please try to probe at %s:0 instead.\n",
-				       pp->function);
+				       "Please try to probe at %s:%d instead.\n",
+				       pp->function, ret > 0 ? ret - decl : 0);
+				ret = -EEXIST;
 			}
 		} else if (pp->offset) {
 			if (dwarf_haspc(func, entry + pp->offset) <= 0) {
