@@ -627,6 +627,8 @@ static bool lazy_match(const char *line, const char *pat)
 	for (; *pat; pat++)
 		if (!isspace((unsigned char)*pat))
 			strbuf_addch(&p, *pat);
+	/* perf matches the pattern against the start of the line. */
+	strbuf_addch(&p, '*');
 	ok = !fnmatch(p.buf, l.buf, 0);
 	strbuf_release(&l);
 	strbuf_release(&p);
