@@ -1371,7 +1371,12 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 	return 0;
 }
 
-/* Uprobes: a global's virtual address as a file offset, for "@+0xOFF". */
+/*
+ * Uprobes: the "@+0xOFF" of a global.  The kernel adds OFF to where the
+ * probed file offset 0 would be in memory (probe address - probe file
+ * offset), so OFF is the global's virtual address less the delta between
+ * vaddr and file offset of the executable segment the probes are in.
+ */
 static int dwarf_global_offset(void *ctx, uint64_t vaddr, uint64_t *offset)
 {
 	const struct symbol_elf *se = ctx;
@@ -1379,9 +1384,8 @@ static int dwarf_global_offset(void *ctx, uint64_t vaddr, uint64_t *offset)
 	for (int i = 0; i < se->nr_loads; i++) {
 		const struct elf_load_segment *l = &se->loads[i];
 
-		/* .bss lies past the file part; the kernel only adds the base. */
-		if (vaddr >= l->vaddr && vaddr < l->vaddr + l->memsz) {
-			*offset = vaddr - l->vaddr + l->offset;
+		if (l->exec) {
+			*offset = vaddr - (l->vaddr - l->offset);
 			return 0;
 		}
 	}

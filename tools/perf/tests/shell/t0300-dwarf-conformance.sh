@@ -147,12 +147,12 @@ test_expect_success '-gdwarf-4 -O2: every spec perf resolves is byte-identical' 
 	compare_all "$TEST_TMP/prog_d4"
 '
 
-test_expect_success 'globals of uprobes are @+FILEOFF (perf 6.1 writes @sym, which uprobes reject)' '
+test_expect_success 'globals of uprobes are @+OFF from the mapping base (perf 6.1 writes @sym, which uprobes reject)' '
 	build_prog prog_g main.c -g -O0 other.c &&
 	"$PERF" probe -x prog_g -D "handle counter total" >out &&
 	grep -q " counter=@+0x[0-9a-f]*:s32 total=@+0x[0-9a-f]*:s64$" out &&
 	off=$(readelf -sW prog_g | awk "\$8 == \"counter\" { print \$2 }") &&
-	sec=$(readelf -lW prog_g | awk "\$1 == \"LOAD\" && /RW/ { print \$2, \$3 }") &&
+	sec=$(readelf -lW prog_g | awk "\$1 == \"LOAD\" && / R E / { print \$2, \$3 }") &&
 	set -- $sec &&
 	want=$(printf "0x%x" $((0x$off - $2 + $1))) &&
 	grep -q "counter=@+$want:" out
