@@ -342,7 +342,18 @@ struct inline_walk {
 static int add_inline_instance(Dwarf_Die *inst, void *arg)
 {
 	struct inline_walk *w = arg;
+	Dwarf_Addr entry;
 
+	/*
+	 * An instance inside another instance of the same function (gcc's
+	 * split parts inlined back) is a piece of that one, not a call.
+	 */
+	if (!dwarf_entrypc(inst, &entry)) {
+		for (int i = 0; i < w->fl->nr; i++)
+			if (dwarf_tag(&w->fl->die[i]) == DW_TAG_inlined_subroutine &&
+			    dwarf_haspc(&w->fl->die[i], entry) > 0)
+				return DWARF_CB_OK;
+	}
 	func_list__add(w->fl, inst, w->cu);
 	return DWARF_CB_OK;
 }
@@ -772,6 +783,7 @@ struct arg_loc {
 	Dwarf_Addr global_addr;
 	long global_off;
 	const char *global_name;
+	char *constant;			  /* "\\N" of a DW_OP_lit/const value */
 	struct probe_trace_arg_ref *refs; /* innermost first */
 };
 
@@ -796,6 +808,8 @@ static struct probe_trace_arg_ref *arg_loc__outer(struct arg_loc *loc)
 
 static void arg_loc__clear(struct arg_loc *loc)
 {
+	free(loc->constant);
+	loc->constant = NULL;
 	while (loc->refs) {
 		struct probe_trace_arg_ref *n = loc->refs->next;
 
@@ -891,6 +905,27 @@ static int var_location(struct arg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
 	n = dwarf_getlocation_addr(&attr, c->place->addr, &ops, &nops, 1);
 	if (n <= 0 || nops == 0)
 		return -ENOENT;
+	if (nops == 2 && ops[1].atom == DW_OP_stack_value) {
+		/* A value, not a place: a constant, or a register as it is. */
+		uint8_t op = ops[0].atom;
+		struct strbuf sb = STRBUF_INIT;
+
+		if (op >= DW_OP_lit0 && op <= DW_OP_lit31)
+			strbuf_addf(&sb, "\\%d", op - DW_OP_lit0);
+		else if (op == DW_OP_const1s || op == DW_OP_const2s || op == DW_OP_const4s ||
+			 op == DW_OP_const8s || op == DW_OP_consts)
+			strbuf_addf(&sb, "\\%" PRId64, (int64_t)ops[0].number);
+		else if (op == DW_OP_const1u || op == DW_OP_const2u || op == DW_OP_const4u ||
+			 op == DW_OP_const8u || op == DW_OP_constu)
+			strbuf_addf(&sb, "\\%" PRIu64, (uint64_t)ops[0].number);
+		else if (op >= DW_OP_breg0 && op <= DW_OP_breg31 && ops[0].number == 0 &&
+			 dwarf_regname(op - DW_OP_breg0))
+			loc->reg = dwarf_regname(op - DW_OP_breg0);
+		if (!sb.len)
+			return loc->reg ? 0 : -ENOTSUP;
+		loc->constant = strbuf_detach(&sb, NULL);
+		return 0;
+	}
 	if (nops == 1 || (nops == 2 && ops[1].atom == DW_OP_plus_uconst)) {
 		long extra = nops == 2 ? (long)ops[1].number : 0;
 		uint8_t op = ops[0].atom;
@@ -1183,6 +1218,9 @@ static int loc_to_trace_arg(struct arg_ctx *c, struct arg_loc *loc, struct probe
 			strbuf_addf(&sb, "@%s%+ld", loc->global_name, loc->global_off);
 		}
 		ta->value = strbuf_detach(&sb, NULL);
+	} else if (loc->constant) {
+		ta->value = loc->constant;
+		loc->constant = NULL;
 	} else {
 		ta->value = xstrdup(loc->reg);
 	}
@@ -1455,6 +1493,15 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 
 /* ---- finding places ------------------------------------------------------ */
 
+/* perf skips the prologue only when an argument is read through DWARF. */
+static bool args_need_dwarf(const struct perf_probe_event *pev)
+{
+	for (int i = 0; i < pev->nargs; i++)
+		if (perf_probe_arg_need_dwarf(&pev->args[i]))
+			return true;
+	return false;
+}
+
 static int find_function_places(struct debuginfo *dbg, const struct perf_probe_event *pev,
 				const struct probe_finder_opts *opts, struct place_list *pl,
 				bool *skipped)
@@ -1497,8 +1544,8 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 		} else {
 			Dwarf_Addr addr = entry;
 
-			if (!pp->retprobe && pev->nargs && dwarf_tag(func) == DW_TAG_subprogram &&
-			    cu_is_unoptimized(cu)) {
+			if (!pp->retprobe && args_need_dwarf(pev) &&
+			    dwarf_tag(func) == DW_TAG_subprogram && cu_is_unoptimized(cu)) {
 				addr = skip_prologue(cu, func, entry);
 				if (addr != entry && !*skipped) {
 					pr_warning(

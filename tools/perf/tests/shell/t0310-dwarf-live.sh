@@ -48,6 +48,39 @@ for opt in O0 O2; do
 	"
 done
 
+cat >inl.c <<'SRC'
+#include <stdio.h>
+struct item { int weight; const char *label; };
+static int sum;
+static inline void account(struct item *it, int scale)
+{
+	if (it->weight > 10)
+		sum += it->weight * scale;
+	else
+		printf("light %s\n", it->label);
+}
+int main(int argc, char **argv)
+{
+	struct item a = { argc * 20, "a" }, b = { argc, argv[0] };
+	account(&a, 3);
+	account(&b, argc);
+	printf("%d\n", sum);
+	return 0;
+}
+SRC
+
+test_expect_success 'a static inline function that exists only inlined at -O2 (perf 6.1 fails)' '
+	build_prog inl inl.c -g -O2 &&
+	! nm inl | grep -q " account" &&
+	"$PERF" probe -q -x inl -a "$G:acc=account scale" &&
+	test "$(grep -c "^p:$G/acc" "$TRACEFS/uprobe_events")" -eq 2 &&
+	echo >"$TRACEFS/trace" &&
+	echo 1 >"$TRACEFS/events/$G/enable" &&
+	./inl x y >/dev/null && echo 0 >"$TRACEFS/events/$G/enable" &&
+	grep -q " acc: .* scale=3$" "$TRACEFS/trace" &&
+	grep -q " acc_1: .* scale=3$" "$TRACEFS/trace"
+'
+
 test_expect_success 'every probe of the group is removed' '
 	remove_probe_group $G &&
 	! grep -q "^[pr]:$G/" "$TRACEFS/uprobe_events"
