@@ -10,7 +10,7 @@ clang-format linux-perf"
 # Extra packages for tests: a real debuginfod server, a real DWARF+SDT binary,
 # 32-bit compiler support.
 if [ "${1:-}" = "--test" ]; then
-	pkgs="$pkgs debuginfod python3.11-dbg gcc-multilib"
+	pkgs="$pkgs debuginfod python3.11-dbg gcc-multilib libc6-dbg"
 fi
 
 missing=""

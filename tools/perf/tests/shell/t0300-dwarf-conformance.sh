@@ -195,4 +195,26 @@ else
 	test_skip 'python3.11d specs' 'python3.11-dbg is not installed'
 fi
 
+LIBC=$(ldd /bin/true | awk '/libc.so/ { print $3 }')
+if [ -n "$LIBC" ] && "$SYSTEM_PERF" probe -x "$LIBC" -D "__libc_malloc bytes" >/dev/null 2>&1; then
+	cat >libcspecs <<'SPECS'
+__libc_malloc bytes
+__libc_free mem
+_IO_new_fopen filename:string mode:string
+__libc_malloc%return $retval
+malloc%return $retval
+SPECS
+	test_expect_success 'libc with libc6-dbg: every spec perf resolves is byte-identical' '
+		cp libcspecs specs && compare_all "$LIBC" && test -s identical
+	'
+	test_expect_success 'libc: alias names resolve through the address (perf 6.1 fails)' '
+		"$PERF" probe -x "$LIBC" -D "malloc bytes" -D "fopen filename:string" >out &&
+		"$PERF" probe -x "$LIBC" -D "__libc_malloc bytes" -D "_IO_new_fopen filename:string" >want &&
+		sed "s/__libc_malloc/malloc/; s/_IO_new_fopen/fopen/" want >want2 &&
+		test_cmp_file want2 out
+	'
+else
+	test_skip 'libc specs' 'no libc debuginfo (libc6-dbg)'
+fi
+
 test_done
