@@ -1322,7 +1322,7 @@ static void optimized_out_message(const char *var)
 static int convert_variable(struct arg_ctx *c, const struct perf_probe_arg *pa, Dwarf_Die *var,
 			    struct probe_trace_arg *ta)
 {
-	struct arg_loc loc;
+	struct arg_loc loc = { 0 };
 	Dwarf_Die type;
 	char *bitfield = NULL;
 	int ret;
@@ -1387,11 +1387,12 @@ static int add_plain_var(struct arg_ctx *c, Dwarf_Die *var, struct probe_trace_a
 {
 	struct perf_probe_arg pa = { 0 };
 	struct probe_trace_arg ta = { 0 };
-	struct arg_loc loc;
+	struct arg_loc loc = { 0 };
 	const char *name = dwarf_diename(var);
 	Dwarf_Die type;
 
-	if (!name || var_location(c, var, &loc)) {
+	/* perf lists only variables that live somewhere, not constants. */
+	if (!name || var_location(c, var, &loc) || loc.constant) {
 		arg_loc__clear(&loc);
 		return 0;
 	}
