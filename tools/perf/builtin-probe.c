@@ -22,6 +22,8 @@ static const char *const probe_usage[] = {
 	"perf probe [<options>] --add 'PROBEDEF' [--add 'PROBEDEF' ...]",
 	"perf probe [<options>] --del '[GROUP:]EVENT' ...",
 	"perf probe --list [GROUP:]EVENT ...",
+	"perf probe [<options>] --line 'LINEDESC'",
+	"perf probe [<options>] --vars 'PROBEPOINT'",
 	"perf probe [<options>] --funcs",
 	NULL,
 };
@@ -32,12 +34,14 @@ struct probe_params {
 	struct str_list add;  /* -a values: one spec each */
 	struct str_list defs; /* -D values */
 	struct str_list del;  /* -d values */
+	struct str_list vars; /* -V values */
+	const char *line;     /* -L */
 	const char *list;     /* -l [FILTER] */
 	const char *funcs;    /* -F [FILTER] */
 	const char *filter;   /* --filter */
 	const char *exec;     /* -x */
 	const char *module;   /* -m */
-	int dry_run, force, no_inlines;
+	int dry_run, force, no_inlines, externs, range;
 };
 
 /* Parse every spec before anything is resolved: a bad one stops all. */
@@ -86,6 +90,25 @@ static int run_add(struct str_list *specs, const struct probe_params *p, bool de
 	return ret;
 }
 
+#define DEFAULT_VAR_FILTER "!__k???tab_* & !__crc_*"
+
+static int run_vars(const struct probe_params *p)
+{
+	struct perf_probe_event *pevs;
+	struct str_list specs = p->vars;
+	int ret = parse_specs(&specs, &pevs);
+
+	if (ret)
+		return ret;
+	set_targets(pevs, specs.nr, p);
+	ret = show_available_vars(pevs, specs.nr, p->externs, p->range,
+				  p->filter ? p->filter : DEFAULT_VAR_FILTER);
+	for (int i = 0; i < specs.nr; i++)
+		clear_perf_probe_event(&pevs[i]);
+	free(pevs);
+	return ret;
+}
+
 int cmd_probe(int argc, const char **argv)
 {
 	struct probe_params p = { 0 };
@@ -98,6 +121,15 @@ int cmd_probe(int argc, const char **argv)
 			'D', "definition", &p.defs, PROBEDEF_HELP,
 			"Show trace event definition of given traceevent for k/uprobe_events.", 0),
 		OPT_STRING_LIST('d', "del", &p.del, "[GROUP:]EVENT", "delete a probe event.", 0),
+		OPT_STRING_LIST('V', "vars", &p.vars,
+				"FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
+				"Show accessible variables on PROBEDEF", 0),
+		OPT_BOOLEAN(0, "externs", &p.externs,
+			    "Show external variables too (with --vars only)"),
+		OPT_BOOLEAN(0, "range", &p.range,
+			    "Show variables location range in scope (with --vars only)"),
+		OPT_STRING('L', "line", &p.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			   "Show source code lines."),
 		OPT_BOOLEAN('f', "force", &p.force, "forcibly add events with existing name"),
 		OPT_OPTARG('F', "funcs", &p.funcs, "[FILTER]",
 			   "Show potential probe-able functions.", ""),
@@ -141,7 +173,8 @@ int cmd_probe(int argc, const char **argv)
 		str_list_append(&p.add, bare.buf);
 	}
 
-	modes = !!p.add.nr + !!p.defs.nr + !!p.del.nr + !!p.list + !!p.funcs;
+	modes = !!p.add.nr + !!p.defs.nr + !!p.del.nr + !!p.list + !!p.funcs + !!p.vars.nr +
+		!!p.line;
 	if (modes > 1) {
 		pr_err("  Error: choose one of --add, --definition, --del, --list and --funcs\n");
 		usage_with_options(probe_usage, options);
@@ -159,7 +192,11 @@ int cmd_probe(int argc, const char **argv)
 		goto out;
 	}
 
-	if (p.list) {
+	if (p.vars.nr) {
+		ret = run_vars(&p);
+	} else if (p.line) {
+		ret = show_line_range(p.line, p.exec ? p.exec : p.module, p.exec != NULL);
+	} else if (p.list) {
 		ret = show_perf_probe_events(*p.list ? p.list : NULL);
 	} else if (p.funcs) {
 		const char *filter = *p.funcs ? p.funcs : p.filter;
@@ -180,5 +217,6 @@ out:
 	str_list_clear(&p.add);
 	str_list_clear(&p.defs);
 	str_list_clear(&p.del);
+	str_list_clear(&p.vars);
 	return ret;
 }

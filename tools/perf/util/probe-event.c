@@ -1938,3 +1938,67 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 	strfilter__delete(sf);
 	return ret;
 }
+
+/* ---- -V and -L: through DWARF ---------------------------------------------- */
+
+/* Open the debuginfo of @pev's target, with perf's message when there is none. */
+static int open_target_debuginfo(const struct perf_probe_event *pev, struct probe_target *t,
+				 struct debuginfo **dbg)
+{
+	const char *path;
+	int ret = probe_target__init(t, pev);
+
+	if (ret)
+		return ret;
+	path = t->path ? t->path : probe_conf.vmlinux;
+	ret = path ? debuginfo__new(path, dbg) : -ENODATA;
+	if (ret == -EBADMSG)
+		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n", path);
+	else if (ret)
+		pr_err("Error: Failed to find the debuginfo of %s\n", probe_target__name(t));
+	if (ret)
+		probe_target__clear(t);
+	return ret;
+}
+
+int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
+			const char *filter)
+{
+	struct strfilter *sf = NULL;
+	const char *err = NULL;
+	int ret = 0;
+
+	if (filter) {
+		sf = strfilter__new(filter, &err);
+		if (!sf) {
+			pr_err("Error: bad filter '%s' at '%s'\n", filter, err ? err : "");
+			return -EINVAL;
+		}
+	}
+	for (int i = 0; i < npevs && !ret; i++) {
+		struct probe_finder_opts opts = { .max_probes = probe_conf.max_probes,
+						  .no_inlines = probe_conf.no_inlines };
+		struct probe_target t;
+		struct debuginfo *dbg = NULL;
+
+		ret = open_target_debuginfo(&pevs[i], &t, &dbg);
+		if (ret)
+			break;
+		ret = probe_target__symbols(&t);
+		if (!ret && t.uprobes) {
+			opts.global_offset = dwarf_global_offset;
+			opts.ctx = t.syms;
+		}
+		if (!ret)
+			ret = debuginfo__show_vars(dbg, &pevs[i], &opts, externs, range, sf);
+		debuginfo__delete(dbg);
+		probe_target__clear(&t);
+	}
+	strfilter__delete(sf);
+	return ret;
+}
+
+int show_line_range(const char *spec, const char *target, bool user)
+{
+	return -ENOTSUP;
+}

@@ -219,4 +219,19 @@ int del_perf_probe_events(const char *const *filters, int nr);
  * module; NULL: the kernel) that pass the strfilter @filter. */
 int show_available_funcs(const char *target, bool user, const char *filter);
 
+/*
+ * -V: print the variables available at each place of every event (perf's
+ * layout), with @externs the globals too, with @range where each lives;
+ * @filter a strfilter on the names (NULL: all).  0 or -errno after a message.
+ */
+int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
+			const char *filter);
+
+/*
+ * -L: print the source lines of @spec ("FUNC[@SRC][:START[-END|+N]]" or
+ * "SRC[:START[-END|+N]]") of @target (@user: an executable), numbering the
+ * lines a probe can be put on, as perf does.  0 or -errno after a message.
+ */
+int show_line_range(const char *spec, const char *target, bool user);
+
 #endif

@@ -1625,14 +1625,263 @@ out:
 	return ret;
 }
 
-/* ---- -V and -L: later ---------------------------------------------------- */
+/* ---- -V: the variables at each place --------------------------------- */
+
+/* A C type name as perf prints it: "struct req*", "long unsigned int". */
+static bool add_type_name(struct strbuf *sb, Dwarf_Die *die)
+{
+	Dwarf_Die type;
+	Dwarf_Attribute attr;
+	const char *name;
+
+	/* void, and void * too, is what perf calls "(unknown_type)". */
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
+		return false;
+	switch (dwarf_tag(&type)) {
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+		return add_type_name(sb, &type);
+	case DW_TAG_pointer_type:
+	case DW_TAG_array_type:
+		if (!add_type_name(sb, &type))
+			return false;
+		strbuf_addch(sb, '*');
+		return true;
+	case DW_TAG_structure_type:
+		strbuf_addstr(sb, "struct ");
+		break;
+	case DW_TAG_union_type:
+		strbuf_addstr(sb, "union ");
+		break;
+	case DW_TAG_enumeration_type:
+		strbuf_addstr(sb, "enum ");
+		break;
+	case DW_TAG_subroutine_type:
+		strbuf_addstr(sb, "(function_type)");
+		return true;
+	default:
+		break;
+	}
+	name = dwarf_diename(&type);
+	strbuf_addstr(sb, name ? name : "");
+	return true;
+}
+
+static void type_name(struct strbuf *sb, Dwarf_Die *die)
+{
+	size_t len = sb->len;
+
+	if (!add_type_name(sb, die)) {
+		strbuf_setlen(sb, len);
+		strbuf_addstr(sb, "(unknown_type)");
+	}
+}
+
+/* "@<FUNC+[a-b,c-d]>": where @var lives, relative to the function's entry. */
+static void add_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, Dwarf_Addr entry,
+			  Dwarf_Die *func)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	bool first = true;
+
+	strbuf_addf(sb, "\t@<%s+[", fname);
+	if (dwarf_attr(var, DW_AT_location, &attr)) {
+		if (attr.form == DW_FORM_exprloc || attr.form == DW_FORM_block1 ||
+		    attr.form == DW_FORM_block2 || attr.form == DW_FORM_block4 ||
+		    attr.form == DW_FORM_block) {
+			Dwarf_Addr lo, hi;
+
+			if (!dwarf_lowpc(func, &lo) && !dwarf_highpc(func, &hi))
+				strbuf_addf(sb, "%" PRIu64 "-%" PRIu64, (uint64_t)(lo - entry),
+					    (uint64_t)(hi - entry));
+		} else {
+			while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops,
+							 &nops)) > 0) {
+				if (start < entry)
+					continue;
+				strbuf_addf(sb, "%s%" PRIu64 "-%" PRIu64, first ? "" : ",",
+					    (uint64_t)(start - entry), (uint64_t)(end - entry));
+				first = false;
+			}
+		}
+	}
+	strbuf_addstr(sb, "]>");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct var_lines {
+	char **v;
+	int nr;
+};
+
+static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Die *var, bool range,
+			       bool ext, const struct strfilter *filter)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct arg_loc loc = { 0 };
+	const char *name = dwarf_diename(var);
+	Dwarf_Addr entry = 0;
+	bool live;
+	int ret;
+
+	if (!name || (filter && !strfilter__compare(filter, name)))
+		return;
+	ret = var_location(c, var, &loc);
+	live = !ret && !loc.constant;
+	arg_loc__clear(&loc);
+	/*
+	 * With --range perf lists those with no location here too, as [INV];
+	 * constants and locations it can not read it leaves out.
+	 */
+	if (!live && (!range || ret != -ENOENT || !dwarf_hasattr(var, DW_AT_location) || ext))
+		return;
+	for (int i = 0; i < vl->nr; i++) {
+		/* An inner variable hides an outer one of the same name. */
+		const char *tab = strrchr(vl->v[i], '\t');
+
+		if (tab && !strcmp(tab + 1, name))
+			return;
+	}
+	if (range)
+		strbuf_addstr(&sb, ext ? "[EXT]\t" : live ? "[VAL]\t" : "[INV]\t");
+	type_name(&sb, var);
+	strbuf_addf(&sb, "\t%s", name);
+	if (range && !ext) {
+		func_entry(&c->place->real, &entry);
+		add_var_range(&sb, var, func_name(&c->place->real), entry, &c->place->real);
+	}
+	vl->v = realloc(vl->v, sizeof(*vl->v) * (vl->nr + 1));
+	vl->v[vl->nr++] = strbuf_detach(&sb, NULL);
+}
+
+static void show_place_vars(struct debuginfo *dbg, struct probe_place *place,
+			    const struct probe_finder_opts *opts, bool externs, bool range,
+			    const struct strfilter *filter)
+{
+	struct arg_ctx c = { dbg, place, opts, NULL };
+	struct var_lines vl = { 0 };
+	Dwarf_Die *scopes = NULL, child;
+	Dwarf_Addr entry = place->addr;
+	int n = die_scopes(&place->cu, place->addr, &scopes);
+
+	func_entry(&place->real, &entry);
+	printf("\t@<%s+%" PRIu64 ">\n", func_name(&place->real), (uint64_t)(place->addr - entry));
+	for (int i = 0, above = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		/* Past the probed function (or inlined instance) only the CU. */
+		if (above && tag != DW_TAG_compile_unit)
+			continue;
+		if (dwarf_dieoffset(&scopes[i]) == dwarf_dieoffset(&place->func))
+			above = 1;
+		if (tag == DW_TAG_compile_unit && !externs)
+			break;
+		if (dwarf_child(&scopes[i], &child))
+			continue;
+		do {
+			int t = dwarf_tag(&child);
+
+			if (t == DW_TAG_variable ||
+			    (t == DW_TAG_formal_parameter && tag != DW_TAG_compile_unit))
+				var_lines__add_die(&c, &vl, &child, range,
+						   tag == DW_TAG_compile_unit, filter);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	free(scopes);
+	qsort(vl.v, vl.nr, sizeof(*vl.v), cmp_str);
+	for (int i = 0; i < vl.nr; i++) {
+		printf("\t\t%s\n", vl.v[i]);
+		free(vl.v[i]);
+	}
+	if (!vl.nr)
+		printf("\t\t(No matched variables)\n");
+	free(vl.v);
+}
+
+/* The places of @pev, with the messages of a failed search. */
+static int find_places(struct debuginfo *dbg, const struct perf_probe_event *pev,
+		       const struct probe_finder_opts *opts, struct place_list *pl)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	bool skipped = true; /* -V probes the entry, no prologue notice */
+	int ret = 0;
+
+	if (pp->function) {
+		ret = find_function_places(dbg, pev, opts, pl, &skipped);
+	} else if (pp->file) {
+		struct src_walk w = { pp, pl };
+
+		ret = for_each_cu_with_file(dbg, pp->file, src_walk_cu, &w);
+		if (ret == 0) {
+			pr_err("Failed to find source file path.\n");
+			ret = -ENOENT;
+		}
+		ret = ret > 0 ? 0 : ret;
+	}
+	if (!ret && pl->nr == 0) {
+		char *point = synthesize_perf_probe_point(pp);
+
+		pr_err("Probe point '%s' not found.\n", point);
+		free(point);
+		ret = -ENOENT;
+	}
+	return ret;
+}
+
+/* The point as perf -V names it: no lazy pattern, "@SRC:ALN" for lines. */
+static char *vars_point_name(const struct perf_probe_point *pp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!pp->function) {
+		strbuf_addf(&sb, "@%s:%d", pp->file, pp->line);
+		return strbuf_detach(&sb, NULL);
+	}
+	strbuf_addstr(&sb, pp->function);
+	if (pp->file)
+		strbuf_addf(&sb, "@%s", pp->file);
+	if (pp->line)
+		strbuf_addf(&sb, ":%d", pp->line);
+	if (pp->offset)
+		strbuf_addf(&sb, "+%lu", pp->offset);
+	if (pp->retprobe)
+		strbuf_addstr(&sb, "%return");
+	return strbuf_detach(&sb, NULL);
+}
 
 int debuginfo__show_vars(struct debuginfo *dbg, const struct perf_probe_event *pev,
 			 const struct probe_finder_opts *opts, bool externs, bool range,
 			 const struct strfilter *filter)
 {
-	return -ENOTSUP;
+	struct perf_probe_event bare = *pev;
+	struct place_list pl = { 0 };
+	char *point;
+	int ret;
+
+	bare.nargs = 0; /* the places as perf -V takes them: no prologue skip */
+	ret = find_places(dbg, &bare, opts, &pl);
+	if (ret)
+		goto out;
+	point = vars_point_name(&pev->point);
+	printf("Available variables at %s\n", point);
+	free(point);
+	for (int i = 0; i < pl.nr; i++)
+		show_place_vars(dbg, &pl.p[i], opts, externs, range, filter);
+out:
+	place_list__clear(&pl);
+	return ret;
 }
+
+/* ---- -L: source lines ----------------------------------------------------- */
 
 int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *file, int start,
 			  int end)
