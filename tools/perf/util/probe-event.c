@@ -2000,5 +2000,44 @@ int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, 
 
 int show_line_range(const char *spec, const char *target, bool user)
 {
-	return -ENOTSUP;
+	struct perf_probe_event pev = { .uprobes = user, .target = (char *)target };
+	char *head = xstrdup(spec), *colon, *at, *func = NULL, *file = NULL;
+	struct probe_target t;
+	struct debuginfo *dbg = NULL;
+	long start = 0, end = -1;
+	int ret;
+
+	colon = strchr(head, ':');
+	if (colon) {
+		char *e;
+
+		*colon++ = '\0';
+		start = strtol(colon, &e, 10);
+		if (*e == '-')
+			end = strtol(e + 1, &e, 10);
+		else if (*e == '+')
+			end = start + strtol(e + 1, &e, 10) - 1;
+		if (e == colon || *e || (end >= 0 && end < start)) {
+			semantic_error("'%s' is not a valid line range.", spec);
+			free(head);
+			return -EINVAL;
+		}
+	}
+	at = strchr(head, '@');
+	if (at) {
+		*at++ = '\0';
+		file = at;
+	}
+	if (!at && strpbrk(head, "./"))
+		file = head;
+	else
+		func = head;
+	ret = open_target_debuginfo(&pev, &t, &dbg);
+	if (!ret) {
+		ret = debuginfo__show_lines(dbg, func, file, (int)start, (int)end);
+		debuginfo__delete(dbg);
+		probe_target__clear(&t);
+	}
+	free(head);
+	return ret;
 }

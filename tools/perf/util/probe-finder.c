@@ -1680,7 +1680,7 @@ static void type_name(struct strbuf *sb, Dwarf_Die *die)
 
 /* "@<FUNC+[a-b,c-d]>": where @var lives, relative to the function's entry. */
 static void add_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, Dwarf_Addr entry,
-			  Dwarf_Die *func)
+			  Dwarf_Die *scope)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Addr base, start, end;
@@ -1696,7 +1696,8 @@ static void add_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, 
 		    attr.form == DW_FORM_block) {
 			Dwarf_Addr lo, hi;
 
-			if (!dwarf_lowpc(func, &lo) && !dwarf_highpc(func, &hi))
+			/* A single location holds in the whole declaring scope. */
+			if (!dwarf_lowpc(scope, &lo) && !dwarf_highpc(scope, &hi))
 				strbuf_addf(sb, "%" PRIu64 "-%" PRIu64, (uint64_t)(lo - entry),
 					    (uint64_t)(hi - entry));
 		} else {
@@ -1723,11 +1724,51 @@ struct var_lines {
 	int nr;
 };
 
-static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Die *var, bool range,
-			       bool ext, const struct strfilter *filter)
+/*
+ * Is @var somewhere at the place, as perf -V judges it by the first
+ * operation of its location: 0 yes, -ENOENT no location there, -ENOTSUP a
+ * constant or an operation perf does not read.
+ */
+static int var_first_op(struct arg_ctx *c, Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	uint8_t op;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr))
+		return -ENOENT;
+	if (dwarf_getlocation_addr(&attr, c->place->addr, &ops, &nops, 1) <= 0 || !nops)
+		return -ENOENT;
+	op = ops[0].atom;
+	if ((op >= DW_OP_reg0 && op <= DW_OP_reg31) || (op >= DW_OP_breg0 && op <= DW_OP_breg31) ||
+	    op == DW_OP_regx || op == DW_OP_bregx || op == DW_OP_fbreg || op == DW_OP_addr)
+		return 0;
+	return -ENOTSUP;
+}
+
+/* Does @var live anywhere (a location list entry that is not empty)? */
+static bool has_some_range(Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr))
+		return false;
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0)
+		if (end > start)
+			return true;
+	return false;
+}
+
+static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Die *var,
+			       Dwarf_Die *scope, bool range, bool ext,
+			       const struct strfilter *filter)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct arg_loc loc = { 0 };
 	const char *name = dwarf_diename(var);
 	Dwarf_Addr entry = 0;
 	bool live;
@@ -1735,14 +1776,13 @@ static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Di
 
 	if (!name || (filter && !strfilter__compare(filter, name)))
 		return;
-	ret = var_location(c, var, &loc);
-	live = !ret && !loc.constant;
-	arg_loc__clear(&loc);
+	ret = var_first_op(c, var);
+	live = ret == 0;
 	/*
 	 * With --range perf lists those with no location here too, as [INV];
 	 * constants and locations it can not read it leaves out.
 	 */
-	if (!live && (!range || ret != -ENOENT || !dwarf_hasattr(var, DW_AT_location) || ext))
+	if (!live && (!range || ret != -ENOENT || !has_some_range(var) || ext))
 		return;
 	for (int i = 0; i < vl->nr; i++) {
 		/* An inner variable hides an outer one of the same name. */
@@ -1757,7 +1797,7 @@ static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Di
 	strbuf_addf(&sb, "\t%s", name);
 	if (range && !ext) {
 		func_entry(&c->place->real, &entry);
-		add_var_range(&sb, var, func_name(&c->place->real), entry, &c->place->real);
+		add_var_range(&sb, var, func_name(&c->place->real), entry, scope);
 	}
 	vl->v = realloc(vl->v, sizeof(*vl->v) * (vl->nr + 1));
 	vl->v[vl->nr++] = strbuf_detach(&sb, NULL);
@@ -1783,6 +1823,7 @@ static void show_place_vars(struct debuginfo *dbg, struct probe_place *place,
 			continue;
 		if (dwarf_dieoffset(&scopes[i]) == dwarf_dieoffset(&place->func))
 			above = 1;
+
 		if (tag == DW_TAG_compile_unit && !externs)
 			break;
 		if (dwarf_child(&scopes[i], &child))
@@ -1792,7 +1833,7 @@ static void show_place_vars(struct debuginfo *dbg, struct probe_place *place,
 
 			if (t == DW_TAG_variable ||
 			    (t == DW_TAG_formal_parameter && tag != DW_TAG_compile_unit))
-				var_lines__add_die(&c, &vl, &child, range,
+				var_lines__add_die(&c, &vl, &child, &scopes[i], range,
 						   tag == DW_TAG_compile_unit, filter);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
@@ -1883,8 +1924,233 @@ out:
 
 /* ---- -L: source lines ----------------------------------------------------- */
 
+struct entry_line {
+	Dwarf_Addr addr;
+	int line;
+};
+
+struct entry_walk {
+	struct entry_line *e;
+	int nr;
+};
+
+static int collect_entry(Dwarf_Die *func, void *arg)
+{
+	struct entry_walk *w = arg;
+	Dwarf_Addr a;
+	int line;
+
+	if (func_entry(func, &a) && !dwarf_decl_line(func, &line)) {
+		w->e = realloc(w->e, sizeof(*w->e) * (w->nr + 1));
+		w->e[w->nr].addr = a;
+		w->e[w->nr++].line = line;
+	}
+	return DWARF_CB_OK;
+}
+
+/* Does an earlier statement row of another line have the address of row @i? */
+static bool shares_address(Dwarf_Lines *ls, size_t i, Dwarf_Addr a, int ln)
+{
+	while (i-- > 0) {
+		Dwarf_Line *p = dwarf_onesrcline(ls, i);
+		Dwarf_Addr pa;
+		bool stmt = false;
+		int pln;
+
+		if (dwarf_lineaddr(p, &pa) || pa != a)
+			return false;
+		dwarf_linebeginstatement(p, &stmt);
+		if (stmt && !dwarf_lineno(p, &pln) && pln != ln)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The lines of @path in @cu perf numbers: statement rows that do not share
+ * their address with an earlier line, a function's entry row counted as
+ * its declaration line.  @func limits them to one function.  Marks @lines[1..max].
+ */
+static void mark_code_lines(Dwarf_Die *cu, Dwarf_Die *func, const char *path, bool *lines, int max)
+{
+	struct entry_walk w = { 0 };
+	Dwarf_Lines *ls;
+	size_t n;
+
+	if (dwarf_getsrclines(cu, &ls, &n))
+		return;
+	dwarf_getfuncs(cu, collect_entry, &w, 0);
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(ls, i);
+		Dwarf_Addr a;
+		int ln;
+		bool stmt = false, end = false;
+
+		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
+			continue;
+		dwarf_linebeginstatement(l, &stmt);
+		dwarf_lineendsequence(l, &end);
+		if (!stmt || end || strcmp(dwarf_linesrc(l, NULL, NULL), path))
+			continue;
+		if (func && dwarf_haspc(func, a) <= 0)
+			continue;
+		if (shares_address(ls, i, a, ln))
+			continue;
+		for (int j = 0; j < w.nr; j++) {
+			if (w.e[j].addr == a) {
+				ln = w.e[j].line;
+				break;
+			}
+		}
+		if (ln < 1 || ln > max)
+			continue;
+		lines[ln] = true;
+	}
+	free(w.e);
+}
+
+static int print_lines(const char *path, const bool *code, int nlines, int start, int end, int base)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p, *nl;
+	int ln = 1, ret = strbuf_read_file(&sb, path);
+
+	if (ret) {
+		pr_err("Failed to open %s: %s\n", path, strerror(-ret));
+		strbuf_release(&sb);
+		return ret;
+	}
+	for (p = sb.buf; *p && (end < 0 || ln <= end); p = nl + 1, ln++) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (ln >= start) {
+			if (ln < nlines && code[ln])
+				printf("%7d  %.*s\n", ln - base, (int)(nl - p), p);
+			else
+				printf("         %.*s\n", (int)(nl - p), p);
+		}
+		if (!*nl)
+			break;
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
+/* The number of lines of the file at @path, plus one; 0 when unreadable. */
+static int count_lines(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = 1;
+
+	if (strbuf_read_file(&sb, path)) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	for (size_t i = 0; i < sb.len; i++)
+		n += sb.buf[i] == '\n';
+	strbuf_release(&sb);
+	return n + 1;
+}
+
+struct file_lines {
+	bool *code;
+	int nlines;
+	char *path; /* as the line table names it */
+};
+
+static int file_lines_cu(Dwarf_Die *cu, const char *path, void *arg)
+{
+	struct file_lines *fl = arg;
+
+	if (!fl->path) {
+		char *real = source_path(cu, path);
+
+		fl->path = xstrdup(path);
+		fl->nlines = count_lines(real);
+		free(real);
+		fl->code = xzalloc(sizeof(bool) * (fl->nlines + 1));
+	}
+	if (!strcmp(fl->path, path))
+		mark_code_lines(cu, NULL, path, fl->code, fl->nlines - 1);
+	return 0;
+}
+
 int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *file, int start,
 			  int end)
 {
-	return -ENOTSUP;
+	int ret = 0;
+
+	if (func) {
+		struct func_list fl = { 0 };
+		Dwarf_Die *f = NULL;
+		const char *path;
+		char *real;
+		bool *code;
+		int decl = 0, nlines, last = 0;
+
+		find_functions(dbg, func, file, true, &fl);
+		for (int i = 0; i < fl.nr && !f; i++)
+			if (dwarf_tag(&fl.die[i]) == DW_TAG_subprogram)
+				f = &fl.die[i];
+		if (!f) {
+			pr_err("Specified source line is not found.\n");
+			func_list__clear(&fl);
+			return -ENOENT;
+		}
+		path = dwarf_decl_file(f);
+		dwarf_decl_line(f, &decl);
+		real = source_path(&fl.cu[f - fl.die], path);
+		nlines = count_lines(real);
+		code = xzalloc(sizeof(bool) * (nlines + 1));
+		if (nlines > 0)
+			mark_code_lines(&fl.cu[f - fl.die], f, path, code, nlines - 1);
+		for (int i = 1; i < nlines; i++)
+			if (code[i])
+				last = i;
+		printf("<%s@%s:%d>\n", func, path, start);
+		/* Without an end perf shows the function and three lines more. */
+		ret = print_lines(real, code, nlines, decl + start, end < 0 ? last + 3 : decl + end,
+				  decl);
+		free(code);
+		free(real);
+		func_list__clear(&fl);
+		return ret;
+	}
+
+	struct file_lines fl = { 0 };
+
+	for_each_cu_with_file(dbg, file, file_lines_cu, &fl);
+	if (!fl.path) {
+		pr_err("Failed to find source file path.\n");
+		return -ENOENT;
+	}
+	printf("<%s:%d>\n", fl.path, start);
+	{
+		Dwarf_Off off = 0;
+		char *real = NULL;
+		Dwarf_Die cu;
+		size_t hsize;
+		Dwarf_Off next;
+
+		/* The first CU naming the file gives the directory to read it from. */
+		while (!real && !dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+			Dwarf_Files *files;
+			size_t nfiles;
+
+			if (dwarf_offdie(dbg->dw, off + hsize, &cu) &&
+			    !dwarf_getsrcfiles(&cu, &files, &nfiles)) {
+				for (size_t i = 0; i < nfiles && !real; i++)
+					if (dwarf_filesrc(files, i, NULL, NULL) &&
+					    !strcmp(dwarf_filesrc(files, i, NULL, NULL), fl.path))
+						real = source_path(&cu, fl.path);
+			}
+			off = next;
+		}
+		ret = print_lines(real ? real : fl.path, fl.code, fl.nlines, start, end, 0);
+		free(real);
+	}
+	free(fl.code);
+	free(fl.path);
+	return ret;
 }

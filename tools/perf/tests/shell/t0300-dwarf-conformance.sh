@@ -147,6 +147,55 @@ test_expect_success '-gdwarf-4 -O2: every spec perf resolves is byte-identical' 
 	compare_all "$TEST_TMP/prog_d4"
 '
 
+# -V and -L: each line one set of options, compared whole.
+cat >viewspecs <<'SPECS'
+-V handle
+-V handle --range
+-V handle:3 --externs
+-V handle:4 --externs --range
+-V main
+-V consume
+-V consume:4 --range
+-V other.c:12
+-V square
+-L handle
+-L handle:2-4
+-L handle:2+2
+-L consume
+-L main
+-L main.c
+-L main.c:8-14
+-L other.c:5+4
+SPECS
+
+compare_views() {
+	bin=$1
+	: >identical
+	: >differ
+	while read -r opts; do
+		# shellcheck disable=SC2086
+		"$SYSTEM_PERF" probe -x "$bin" $opts >exp 2>/dev/null || continue
+		# shellcheck disable=SC2086
+		"$PERF" probe -x "$bin" $opts >got 2>gerr
+		if cmp -s exp got; then
+			echo "$opts" >>identical
+		else
+			{ echo "== $opts"; diff exp got; cat gerr; } >>differ
+		fi
+	done <viewspecs
+	say "$bin: $(wc -l <identical) -V/-L outputs identical, $(grep -c '^==' differ) differ"
+	cat differ
+	test ! -s differ
+}
+
+for opt in O0 O2 Og; do
+	test_expect_success "-$opt: -V and -L print what perf prints" "
+		build_prog view_$opt main.c -g -$opt other.c &&
+		compare_views \"\$TEST_TMP/view_$opt\" &&
+		test -s identical
+	"
+done
+
 test_expect_success 'globals of uprobes are @+OFF from the mapping base (perf 6.1 writes @sym, which uprobes reject)' '
 	build_prog prog_g main.c -g -O0 other.c &&
 	"$PERF" probe -x prog_g -D "handle counter total" >out &&
