@@ -147,6 +147,26 @@ test_expect_success '-gdwarf-4 -O2: every spec perf resolves is byte-identical' 
 	compare_all "$TEST_TMP/prog_d4"
 '
 
+test_expect_success 'compressed debug sections: byte-identical too' '
+	build_prog prog_c main.c -g -O0 other.c &&
+	objcopy --compress-debug-sections=zlib prog_c prog_z &&
+	compare_all "$TEST_TMP/prog_z" && test -s identical
+'
+
+test_expect_success '.gnu_debuglink: the same places and fetchargs as with DWARF in the file' '
+	build_prog prog_l main.c -g -O0 other.c &&
+	cp prog_l prog_s &&
+	objcopy --only-keep-debug prog_s prog_s.debug &&
+	objcopy --strip-debug --add-gnu-debuglink=prog_s.debug prog_s &&
+	! readelf -SW prog_s | grep -q "\.debug_info" &&
+	while read -r spec; do
+		"$PERF" probe -x prog_l -D "$spec" >want 2>/dev/null || continue
+		"$PERF" probe -x prog_s -D "$spec" >got 2>/dev/null &&
+		sed "s/prog_l/prog_s/g" want >want2 &&
+		test_cmp_file want2 got || { echo "spec: $spec"; exit 1; }
+	done <specs
+'
+
 # -V and -L: each line one set of options, compared whole.
 cat >viewspecs <<'SPECS'
 -V handle
