@@ -138,6 +138,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING('m', "module", &p.module, "modname|path",
 			   "target module name (for online) or path (for offline)"),
 		OPT_BOOLEAN('n', "dry-run", &p.dry_run, "dry run"),
+		OPT_STRING('s', "source", &probe_conf.source, "directory", "path to source files"),
 		OPT_BOOLEAN('q', "quiet", &quiet,
 			    "be quiet (do not show any warnings or messages)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show parsed arguments, etc)"),

@@ -1489,6 +1489,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		free(spec);
 		return -ENODATA;
 	}
+	debuginfo__set_source_dir(dbg, probe_conf.source);
 	ret = probe_target__symbols(t);
 	if (ret)
 		goto out;
@@ -1952,6 +1953,8 @@ static int open_target_debuginfo(const struct perf_probe_event *pev, struct prob
 		return ret;
 	path = t->path ? t->path : probe_conf.vmlinux;
 	ret = path ? debuginfo__new(path, dbg) : -ENODATA;
+	if (!ret)
+		debuginfo__set_source_dir(*dbg, probe_conf.source);
 	if (ret == -EBADMSG)
 		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n", path);
 	else if (ret)

@@ -194,6 +194,7 @@ struct probe_conf {
 	bool force_add;	     /* -f: take numbered names for taken ones */
 	bool dry_run;	     /* -n: resolve and check, write nothing */
 	bool no_inlines;     /* --no-inlines: not the inlined instances */
+	const char *source;  /* -s: the directory of the source files */
 };
 extern struct probe_conf probe_conf;
 

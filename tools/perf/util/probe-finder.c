@@ -32,6 +32,7 @@ struct debuginfo {
 	Dwarf *dw;
 	Dwarf_Addr bias;
 	char *path;
+	char *source_dir; /* -s: where the sources are */
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -105,7 +106,14 @@ void debuginfo__delete(struct debuginfo *dbg)
 	if (dbg->dwfl)
 		dwfl_end(dbg->dwfl);
 	free(dbg->path);
+	free(dbg->source_dir);
 	free(dbg);
+}
+
+void debuginfo__set_source_dir(struct debuginfo *dbg, const char *dir)
+{
+	free(dbg->source_dir);
+	dbg->source_dir = dir ? xstrdup(dir) : NULL;
 }
 
 /* ---- small DWARF helpers ---------------------------------------------- */
@@ -612,18 +620,34 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 	return shared;
 }
 
-/* The path of the source file @die was declared in, for reading it. */
-static char *source_path(Dwarf_Die *cu, const char *file)
+/*
+ * The path to read the source file @file (as the CU names it) from: under
+ * comp_dir when relative; with -s DIR, DIR/path, else DIR with leading
+ * components of the path dropped one by one, the first that exists.
+ */
+static char *source_path(struct debuginfo *dbg, Dwarf_Die *cu, const char *file)
 {
 	Dwarf_Attribute attr;
-	const char *dir;
+	const char *dir = NULL, *p;
+	char *full;
 
 	if (!file)
 		return NULL;
-	if (file[0] == '/' || !dwarf_attr(cu, DW_AT_comp_dir, &attr))
-		return xstrdup(file);
-	dir = dwarf_formstring(&attr);
-	return dir ? path_join(dir, file) : xstrdup(file);
+	if (file[0] != '/' && dwarf_attr(cu, DW_AT_comp_dir, &attr))
+		dir = dwarf_formstring(&attr);
+	full = dir ? path_join(dir, file) : xstrdup(file);
+	if (!dbg->source_dir)
+		return full;
+	for (p = full; p && *p; p = strchr(p + 1, '/')) {
+		char *try = path_join(dbg->source_dir, p[0] == '/' ? p + 1 : p);
+
+		if (!access(try, R_OK)) {
+			free(full);
+			return try;
+		}
+		free(try);
+	}
+	return full;
 }
 
 /* Does @line match the lazy pattern @pat, ignoring spaces in both? */
@@ -695,10 +719,10 @@ static int func_last_line(Dwarf_Die *cu, Dwarf_Die *func)
 	return last;
 }
 
-static int find_lazy_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, const char *pat,
-			  struct place_list *pl, const char *name)
+static int find_lazy_rows(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Die *func, const char *file,
+			  const char *pat, struct place_list *pl, const char *name)
 {
-	char *path = source_path(cu, file);
+	char *path = source_path(dbg, cu, file);
 	int from = 1, to = -1, *nums = NULL, n, ret = 0;
 
 	if (func) {
@@ -752,6 +776,7 @@ static int for_each_cu_with_file(struct debuginfo *dbg, const char *file,
 }
 
 struct src_walk {
+	struct debuginfo *dbg;
 	const struct perf_probe_point *pp;
 	struct place_list *pl;
 };
@@ -762,8 +787,9 @@ static int src_walk_cu(Dwarf_Die *cu, const char *path, void *arg)
 	int shared;
 
 	if (w->pp->lazy_line)
-		return find_lazy_rows(cu, NULL, path, w->pp->lazy_line, w->pl, NULL) < 0 ? -ENOENT
-											 : 0;
+		return find_lazy_rows(w->dbg, cu, NULL, path, w->pp->lazy_line, w->pl, NULL) < 0
+			       ? -ENOENT
+			       : 0;
 	shared = find_line_rows(cu, NULL, path, w->pp->line, w->pl, NULL);
 	if (shared) {
 		pr_err("This line is sharing the address with other lines.\n"
@@ -1520,8 +1546,8 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 		if (!func_entry(func, &entry))
 			continue;
 		if (pp->lazy_line) {
-			ret = find_lazy_rows(cu, func, dwarf_decl_file(func), pp->lazy_line, pl,
-					     name);
+			ret = find_lazy_rows(dbg, cu, func, dwarf_decl_file(func), pp->lazy_line,
+					     pl, name);
 		} else if (pp->line) {
 			int decl = 0;
 
@@ -1577,7 +1603,7 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 	if (pp->function) {
 		ret = find_function_places(dbg, pev, opts, &pl, &skipped);
 	} else if (pp->file) {
-		struct src_walk w = { pp, &pl };
+		struct src_walk w = { dbg, pp, &pl };
 
 		ret = for_each_cu_with_file(dbg, pp->file, src_walk_cu, &w);
 		if (ret == 0) {
@@ -1859,7 +1885,7 @@ static int find_places(struct debuginfo *dbg, const struct perf_probe_event *pev
 	if (pp->function) {
 		ret = find_function_places(dbg, pev, opts, pl, &skipped);
 	} else if (pp->file) {
-		struct src_walk w = { pp, pl };
+		struct src_walk w = { dbg, pp, pl };
 
 		ret = for_each_cu_with_file(dbg, pp->file, src_walk_cu, &w);
 		if (ret == 0) {
@@ -2054,6 +2080,7 @@ static int count_lines(const char *path)
 }
 
 struct file_lines {
+	struct debuginfo *dbg;
 	bool *code;
 	int nlines;
 	char *path; /* as the line table names it */
@@ -2064,7 +2091,7 @@ static int file_lines_cu(Dwarf_Die *cu, const char *path, void *arg)
 	struct file_lines *fl = arg;
 
 	if (!fl->path) {
-		char *real = source_path(cu, path);
+		char *real = source_path(fl->dbg, cu, path);
 
 		fl->path = xstrdup(path);
 		fl->nlines = count_lines(real);
@@ -2100,7 +2127,7 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		}
 		path = dwarf_decl_file(f);
 		dwarf_decl_line(f, &decl);
-		real = source_path(&fl.cu[f - fl.die], path);
+		real = source_path(dbg, &fl.cu[f - fl.die], path);
 		nlines = count_lines(real);
 		code = xzalloc(sizeof(bool) * (nlines + 1));
 		if (nlines > 0)
@@ -2118,7 +2145,7 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		return ret;
 	}
 
-	struct file_lines fl = { 0 };
+	struct file_lines fl = { .dbg = dbg };
 
 	for_each_cu_with_file(dbg, file, file_lines_cu, &fl);
 	if (!fl.path) {
@@ -2143,7 +2170,7 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 				for (size_t i = 0; i < nfiles && !real; i++)
 					if (dwarf_filesrc(files, i, NULL, NULL) &&
 					    !strcmp(dwarf_filesrc(files, i, NULL, NULL), fl.path))
-						real = source_path(&cu, fl.path);
+						real = source_path(dbg, &cu, fl.path);
 			}
 			off = next;
 		}

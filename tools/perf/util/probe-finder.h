@@ -29,6 +29,12 @@ struct debuginfo;
 int debuginfo__new(const char *path, struct debuginfo **out);
 void debuginfo__delete(struct debuginfo *dbg);
 
+/*
+ * -s DIR: read source files (lazy patterns, -L) under @dir: DIR/PATH, or
+ * DIR with leading components of PATH dropped.  NULL: as DWARF names them.
+ */
+void debuginfo__set_source_dir(struct debuginfo *dbg, const char *dir);
+
 /* How to resolve: the settings of one command. */
 struct probe_finder_opts {
 	int max_probes;	    /* places one spec may resolve to */

@@ -167,6 +167,19 @@ test_expect_success '.gnu_debuglink: the same places and fetchargs as with DWARF
 	done <specs
 '
 
+test_expect_success '-s DIR reads the sources of lazy patterns and -L from DIR' '
+	build_prog prog_src main.c -g -O0 other.c &&
+	"$PERF" probe -x prog_src -D "handle;total*" >want &&
+	"$PERF" probe -x prog_src -L "handle:3-5" >want_l &&
+	mkdir -p elsewhere && mv main.c elsewhere/ &&
+	test_must_fail "$PERF" probe -x prog_src -D "handle;total*" >out 2>err &&
+	grep -q "Failed to open .*main.c" err &&
+	"$PERF" probe -x prog_src -s elsewhere -D "handle;total*" >got &&
+	"$PERF" probe -x prog_src -s elsewhere -L "handle:3-5" >got_l;
+	rc=$?; mv elsewhere/main.c . && test $rc = 0 &&
+	test_cmp_file want got && test_cmp_file want_l got_l
+'
+
 # -V and -L: each line one set of options, compared whole.
 cat >viewspecs <<'SPECS'
 -V handle
