@@ -1336,12 +1336,26 @@ static char *default_arg_name(const struct perf_probe_arg *pa)
 	return strbuf_detach(&sb, NULL);
 }
 
-static void optimized_out_message(const char *var)
+static bool has_some_range(Dwarf_Die *var);
+static void add_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, Dwarf_Addr entry,
+			  Dwarf_Die *scope);
+
+/* perf's words for a variable with no location here, and where it does live. */
+static void optimized_out_message(struct arg_ctx *c, const char *name, Dwarf_Die *var)
 {
-	pr_err("Failed to find the location of the '%s' variable at this address.\n"
-	       " Perhaps it has been optimized out.\n"
-	       " Use -V with the --range option to show '%s' location range.\n",
-	       var, var);
+	struct strbuf where = STRBUF_INIT;
+	Dwarf_Addr entry = 0;
+
+	pr_err("Failed to find the location of the '%s' variable at this address.\n", name);
+	if (has_some_range(var)) {
+		func_entry(&c->place->real, &entry);
+		add_var_range(&where, var, func_name(&c->place->real), entry, &c->place->real);
+		pr_err(" It lives only at %s.\n", where.buf + 1); /* no tab */
+	} else {
+		pr_err(" Perhaps it has been optimized out.\n");
+	}
+	pr_err(" Use -V with the --range option to show '%s' location range.\n", name);
+	strbuf_release(&where);
 }
 
 /* Convert the variable @var (DIE) for argument @pa of the place into @ta. */
@@ -1355,7 +1369,7 @@ static int convert_variable(struct arg_ctx *c, const struct perf_probe_arg *pa, 
 
 	ret = var_location(c, var, &loc);
 	if (ret == -ENOENT) {
-		optimized_out_message(pa->var);
+		optimized_out_message(c, pa->var, var);
 		return ret;
 	}
 	if (ret) {
@@ -1502,7 +1516,8 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 			ret = -EINVAL;
 			break;
 		} else if (!find_variable(&c, pa->var, &var)) {
-			optimized_out_message(pa->var);
+			pr_err("Failed to find a variable '%s' in %s: no local, parameter or global of that name.\n",
+			       pa->var, func_name(&place->func));
 			ret = -ENOENT;
 			break;
 		} else {

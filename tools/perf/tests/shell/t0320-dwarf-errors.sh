@@ -27,8 +27,7 @@ check_bad() {
 }
 
 test_expect_success 'a variable that does not exist' '
-	test_must_fail "$PERF" probe -x bad -D "f nosuch" 2>err >out && test ! -s out &&
-	grep -q "nosuch" err
+	check_bad "f nosuch" && grep -q "variable .nosuch. in f: no local, parameter or global" err1
 '
 test_expect_success 'a member of a non-struct' '
 	check_bad "f n->x" && grep -q "n is not a data structure nor a union" err1
