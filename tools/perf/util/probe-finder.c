@@ -1058,6 +1058,39 @@ static bool find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, lo
 	return false;
 }
 
+/* The extents of the dimensions of array @type into @counts; their number. */
+static int array_dims(Dwarf_Die *type, Dwarf_Word *counts, int max)
+{
+	Dwarf_Die sub;
+	int n = 0;
+
+	if (dwarf_child(type, &sub))
+		return 1;
+	do {
+		Dwarf_Word lo = 0, hi = 0, count = 0;
+
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type || n == max)
+			continue;
+		if (!die_get_udata(&sub, DW_AT_count, &count) &&
+		    die_get_udata(&sub, DW_AT_upper_bound, &hi)) {
+			die_get_udata(&sub, DW_AT_lower_bound, &lo);
+			count = hi + 1 - lo;
+		}
+		counts[n++] = count;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	return n ? n : 1;
+}
+
+static long elem_size(Dwarf_Die *elem)
+{
+	Dwarf_Word agg = 0;
+	int size = dwarf_bytesize(elem);
+
+	if (size > 0)
+		return size;
+	return dwarf_aggregate_size(elem, &agg) ? 0 : (long)agg;
+}
+
 /* Add @off to the memory the location refers to ("." and array index). */
 static int loc_add_offset(struct arg_loc *loc, long off)
 {
@@ -1087,6 +1120,7 @@ static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwa
 		       char **bitfield)
 {
 	const char *prev = pa->var;
+	int dim = 0; /* dimensions of a multi-dimensional array indexed so far */
 
 	for (const struct perf_probe_arg_field *f = pa->field; f; f = f->next) {
 		int tag = dwarf_tag(type);
@@ -1104,37 +1138,23 @@ static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwa
 				return -EINVAL;
 			}
 			if (tag == DW_TAG_array_type) {
-				Dwarf_Word sz;
-				Dwarf_Die sub;
+				Dwarf_Word counts[8];
+				int ndims = array_dims(type, counts, 8);
+				long stride = elem_size(&elem);
 
-				/* int a[2][3]: a[1] is an int[3]. */
-				if (!dwarf_child(type, &sub) && dwarf_siblingof(&sub, &sub) == 0) {
-					Dwarf_Die peeled = *type;
-
-					if (dwarf_aggregate_size(&peeled, &sz) == 0 &&
-					    dwarf_child(type, &sub) == 0) {
-						Dwarf_Word lo = 0, hi = 0;
-
-						die_get_udata(&sub, DW_AT_upper_bound, &hi);
-						die_get_udata(&sub, DW_AT_lower_bound, &lo);
-						if (hi + 1 > lo) {
-							pr_err("Multi-dimensional arrays are not supported (%s).\n",
-							       prev);
-							return -ENOTSUP;
-						}
-					}
-				}
-				esize = dwarf_bytesize(&elem);
-				if (esize <= 0) {
-					Dwarf_Word agg;
-
-					esize = dwarf_aggregate_size(&elem, &agg) ? 0 : (int)agg;
-				}
-				if (loc_add_offset(loc, f->index * esize)) {
+				/* int a[2][3]: a[1] is the int[3] at +12. */
+				for (int d = dim + 1; d < ndims; d++)
+					stride *= (long)counts[d];
+				if (loc_add_offset(loc, f->index * stride)) {
 					pr_err("An array on a register is not supported (%s).\n",
 					       prev);
 					return -ENOTSUP;
 				}
+				if (dim + 1 < ndims) {
+					dim++;
+					continue;
+				}
+				dim = 0;
 			} else {
 				Dwarf_Word agg = 0;
 

@@ -240,6 +240,17 @@ test_expect_success 'globals of uprobes are @+OFF from the mapping base (perf 6.
 	grep -q "counter=@+$want:" out
 '
 
+test_expect_success 'a multi-dimensional array is indexed by whole rows (perf 6.1 scales by the element)' '
+	cat >grid.c <<-\SRC &&
+	struct board { int id; int cell[2][3]; };
+	__attribute__((noinline)) int peek(struct board *b) { return b->cell[1][2]; }
+	int main(void) { struct board b = { 0 }; return peek(&b); }
+	SRC
+	build_prog grid grid.c -g -O2 &&
+	"$PERF" probe -x grid -D "peek b->cell[1] b->cell[1][2] b->cell[0][1]" >out &&
+	grep -q " cell=+16(%di) cell=+24(%di):s32 cell=+8(%di):s32$" out
+'
+
 test_expect_success 'bitfields, also in anonymous struct members, are b<w>@<o>/<sz> from the low bit' '
 	build_prog prog_b main.c -g -O0 other.c &&
 	"$PERF" probe -x prog_b -D "handle req->fl.urgent req->fl.prio req->fl.rest req->anon.b" >out &&
