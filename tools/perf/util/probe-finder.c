@@ -2151,10 +2151,16 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		bool *code;
 		int decl = 0, nlines, last = 0;
 
-		find_functions(dbg, func, file, true, &fl);
+		bool inlined_only;
+
+		find_functions(dbg, func, file, false, &fl);
 		for (int i = 0; i < fl.nr && !f; i++)
 			if (dwarf_tag(&fl.die[i]) == DW_TAG_subprogram)
 				f = &fl.die[i];
+		/* A function that exists only inlined: its instances' lines. */
+		inlined_only = !f;
+		if (!f && fl.nr)
+			f = &fl.die[0];
 		if (!f) {
 			pr_err("Specified source line is not found.\n");
 			func_list__clear(&fl);
@@ -2165,8 +2171,10 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		real = source_path(dbg, &fl.cu[f - fl.die], path);
 		nlines = count_lines(real);
 		code = xzalloc(sizeof(bool) * (nlines + 1));
-		if (nlines > 0)
-			mark_code_lines(&fl.cu[f - fl.die], f, path, code, nlines - 1);
+		for (int i = 0; i < fl.nr && nlines > 0; i++)
+			if (&fl.die[i] == f ||
+			    (inlined_only && !strcmp(dwarf_decl_file(&fl.die[i]), path)))
+				mark_code_lines(&fl.cu[i], &fl.die[i], path, code, nlines - 1);
 		for (int i = 1; i < nlines; i++)
 			if (code[i])
 				last = i;

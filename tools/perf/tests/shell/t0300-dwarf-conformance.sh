@@ -195,6 +195,7 @@ cat >viewspecs <<'SPECS'
 -L handle:2-4
 -L handle:2+2
 -L consume
+-L square
 -L main
 -L main.c
 -L main.c:8-14
