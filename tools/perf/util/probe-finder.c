@@ -89,6 +89,18 @@ int debuginfo__new(const char *path, struct debuginfo **out)
 		debuginfo__delete(dbg);
 		return err;
 	}
+	{
+		/* A unit header libdw can not read: the .debug_info is corrupt. */
+		Dwarf_Off next;
+		size_t hsize;
+		Dwarf_Die cu;
+
+		if (dwarf_nextcu(dbg->dw, 0, &next, &hsize, NULL, NULL, NULL) != 0 ||
+		    !dwarf_offdie(dbg->dw, hsize, &cu)) {
+			debuginfo__delete(dbg);
+			return -EBADMSG;
+		}
+	}
 	dbg->path = xstrdup(path);
 	*out = dbg;
 	return 0;

@@ -56,7 +56,7 @@ test_expect_success 'a corrupt .debug_info' '
 	printf "\377\377\377\377\377\377\377\377\377\377\377\377" |
 		dd of=corrupt bs=1 seek=$((0x$off)) conv=notrunc 2>/dev/null &&
 	test_must_fail "$PERF" probe -x corrupt -D "f n" >out 2>err &&
-	test ! -s out && cat err && test_one_line err
+	test ! -s out && cat err && test_one_line err && grep -q "debuginfo of .*corrupt: it is corrupt" err
 '
 
 test_done
