@@ -757,32 +757,41 @@ static int find_lazy_rows(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Die *func,
 	return ret;
 }
 
-/* The CUs that have @file in their line table. */
+/*
+ * The CUs that have @file in their line table.  A source file is first
+ * looked for as the name of a CU: reading every CU's line table is what
+ * costs, and a .c file is mostly its own CU.  Headers (and .c files no
+ * CU is named after) take the walk over all.
+ */
 static int for_each_cu_with_file(struct debuginfo *dbg, const char *file,
 				 int (*fn)(Dwarf_Die *cu, const char *path, void *arg), void *arg)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
 	int ret = 0, found = 0;
 
-	while (!ret && !dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL)) {
-		Dwarf_Die cu;
-		Dwarf_Files *files;
-		size_t nfiles;
+	for (int pass = 0; pass < 2 && !ret && !found; pass++) {
+		Dwarf_Off off = 0, next;
+		size_t hsize;
 
-		if (dwarf_offdie(dbg->dw, off + hsize, &cu) &&
-		    !dwarf_getsrcfiles(&cu, &files, &nfiles)) {
-			for (size_t i = 1; i < nfiles; i++) {
-				const char *p = dwarf_filesrc(files, i, NULL, NULL);
+		while (!ret && !dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+			Dwarf_Die cu;
+			Dwarf_Files *files;
+			size_t nfiles;
 
-				if (source_matches(p, file)) {
-					found++;
-					ret = fn(&cu, p, arg);
-					break;
+			if (dwarf_offdie(dbg->dw, off + hsize, &cu) &&
+			    (pass || source_matches(dwarf_diename(&cu), file)) &&
+			    !dwarf_getsrcfiles(&cu, &files, &nfiles)) {
+				for (size_t i = 1; i < nfiles; i++) {
+					const char *p = dwarf_filesrc(files, i, NULL, NULL);
+
+					if (source_matches(p, file)) {
+						found++;
+						ret = fn(&cu, p, arg);
+						break;
+					}
 				}
 			}
+			off = next;
 		}
-		off = next;
 	}
 	return ret ? ret : found;
 }
