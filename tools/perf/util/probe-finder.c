@@ -2245,3 +2245,28 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 	free(fl.path);
 	return ret;
 }
+
+/* ---- -l: an address back to its source place -------------------------------- */
+
+char *debuginfo__probe_point_name(struct debuginfo *dbg, uint64_t addr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	Dwarf_Die cu, func;
+	Dwarf_Addr entry;
+	Dwarf_Line *line;
+	const char *file;
+	int decl = 0, ln = 0;
+
+	if (!dwarf_addrdie(dbg->dw, addr, &cu) || !find_subprogram_at(&cu, addr, &func) ||
+	    !func_entry(&func, &entry))
+		return NULL;
+	file = dwarf_decl_file(&func);
+	dwarf_decl_line(&func, &decl);
+	strbuf_addstr(&sb, func_name(&func));
+	line = addr == entry ? NULL : dwarf_getsrc_die(&cu, addr);
+	if (line && !dwarf_lineno(line, &ln) && ln > decl)
+		strbuf_addf(&sb, ":%d", ln - decl);
+	if (file)
+		strbuf_addf(&sb, "@%s", file);
+	return strbuf_detach(&sb, NULL);
+}

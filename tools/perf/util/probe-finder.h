@@ -77,4 +77,12 @@ int debuginfo__show_vars(struct debuginfo *dbg, const struct perf_probe_event *p
 int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *file, int start,
 			  int end);
 
+/*
+ * The source place of virtual address @addr as perf -l names a DWARF
+ * event: "FUNC:RLN@FILE" (RLN relative to the function's declaration),
+ * "FUNC@FILE" at the function's entry.  A new string, or NULL when the
+ * DWARF does not cover @addr.
+ */
+char *debuginfo__probe_point_name(struct debuginfo *dbg, uint64_t addr);
+
 #endif

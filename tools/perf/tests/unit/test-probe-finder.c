@@ -128,7 +128,31 @@ static void test_max_probes_bounds_a_glob(void)
 	opts.max_probes = 128;
 }
 
+static void test_an_address_names_its_source_place(void)
+{
+	struct probe_trace_event *tevs = NULL;
+	struct debuginfo *dbg = NULL;
+	int n = resolve("finder_target_two", &tevs);
+	char *name;
+
+	CHECK_INT(n, ==, 1);
+	CHECK_INT(debuginfo__new("/proc/self/exe", &dbg), ==, 0);
+	if (n != 1 || !dbg)
+		goto out;
+	name = debuginfo__probe_point_name(dbg, tevs[0].point.address);
+	CHECK(name && !strncmp(name, "finder_target_two@", 18) &&
+	      strstr(name, "test-probe-finder.c"));
+	free(name);
+	name = debuginfo__probe_point_name(dbg, tevs[0].point.address + 3);
+	CHECK(name && !strncmp(name, "finder_target_two:", 18));
+	free(name);
+	CHECK(debuginfo__probe_point_name(dbg, 1) == NULL);
+out:
+	debuginfo__delete(dbg);
+	free_tevs(tevs, n > 0 ? n : 0);
+}
+
 TESTS(TEST(test_missing_and_non_elf_files_have_no_debuginfo),
       TEST(test_a_function_resolves_to_its_entry_with_arguments),
       TEST(test_a_return_probe_passes_retval), TEST(test_bad_arguments_fail_with_errno),
-      TEST(test_max_probes_bounds_a_glob));
+      TEST(test_max_probes_bounds_a_glob), TEST(test_an_address_names_its_source_place));
