@@ -354,6 +354,32 @@ static void func_list__clear(struct func_list *fl)
 	memset(fl, 0, sizeof(*fl));
 }
 
+static int cmp_die_offset(const void *a, const void *b)
+{
+	Dwarf_Off x = dwarf_dieoffset((Dwarf_Die *)a), y = dwarf_dieoffset((Dwarf_Die *)b);
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort by DIE offset, keeping each DIE with its CU. */
+static void func_list__sort(struct func_list *fl)
+{
+	struct pair {
+		Dwarf_Die die, cu;
+	} *p = xmalloc(sizeof(*p) * (fl->nr ? fl->nr : 1));
+
+	for (int i = 0; i < fl->nr; i++) {
+		p[i].die = fl->die[i];
+		p[i].cu = fl->cu[i];
+	}
+	qsort(p, fl->nr, sizeof(*p), cmp_die_offset);
+	for (int i = 0; i < fl->nr; i++) {
+		fl->die[i] = p[i].die;
+		fl->cu[i] = p[i].cu;
+	}
+	free(p);
+}
+
 struct inline_walk {
 	struct func_list *fl;
 	Dwarf_Die *cu;
@@ -469,7 +495,7 @@ static void find_functions(struct debuginfo *dbg, const char *pattern, const cha
 		add_function(fl, &func, &cu, no_inlines);
 	}
 	if (via_symbol && !glob)
-		return;
+		goto sort;
 
 	/* Not in the symbol table (inlined only, or a glob): walk the CUs. */
 	Dwarf_Off off = 0, next;
@@ -492,8 +518,10 @@ static void find_functions(struct debuginfo *dbg, const char *pattern, const cha
 		}
 		off = next;
 	}
+sort:
+	/* perf walks the DIEs: inlined instances in their callers' order. */
+	func_list__sort(fl);
 }
-
 /* The name of a function or inlined instance. */
 static const char *func_name(Dwarf_Die *func)
 {
@@ -1591,7 +1619,7 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 {
 	const struct perf_probe_point *pp = &pev->point;
 	struct func_list fl = { 0 };
-	int ret = 0;
+	int ret = 0, inlined_returns = 0;
 
 	find_functions(dbg, pp->function, pp->file, opts->no_inlines, &fl);
 	for (int i = 0; i < fl.nr && !ret; i++) {
@@ -1601,6 +1629,11 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 
 		if (!func_entry(func, &entry))
 			continue;
+		/* Inlined code has no return of its own to probe. */
+		if (pp->retprobe && dwarf_tag(func) == DW_TAG_inlined_subroutine) {
+			inlined_returns++;
+			continue;
+		}
 		if (pp->lazy_line) {
 			ret = find_lazy_rows(dbg, cu, func, dwarf_decl_file(func), pp->lazy_line,
 					     pl, name);
@@ -1643,6 +1676,10 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 		}
 	}
 	func_list__clear(&fl);
+	if (!ret && !pl->nr && inlined_returns) {
+		pr_err("Failed to probe the return of %s: it exists only inlined.\n", pp->function);
+		ret = -EINVAL;
+	}
 	return ret;
 }
 

@@ -252,6 +252,32 @@ test_expect_success 'a multi-dimensional array is indexed by whole rows (perf 6.
 	grep -q " cell=+16(%di) cell=+24(%di):s32 cell=+8(%di):s32$" out
 '
 
+test_expect_success 'a function both out of line and inlined: every copy, in DWARF order' '
+	cat >twice.c <<-\SRC &&
+	#include <stdio.h>
+	int scale_it(int v, int k)
+	{
+		int r = v * k;
+		if (r > 100)
+			r -= 7;
+		return r;
+	}
+	static inline int twice(int v) { return v > 3 ? v * 2 : v + 1; }
+	int main(int argc, char **argv)
+	{
+		int a = scale_it(argc, 50);
+		int b = scale_it(argc + 1, 3);
+		printf("%d %d %d\n", a, b, twice(argc));
+		return 0;
+	}
+	SRC
+	build_prog twice twice.c -g -O2 &&
+	printf "%s\n" scale_it "scale_it%return" "scale_it v" twice "twice:0" main >specs &&
+	compare_all "$TEST_TMP/twice" && test -s identical &&
+	test_must_fail "$PERF" probe -x twice -D "twice%return" >out 2>err &&
+	test ! -s out && test_one_line err && grep -q "exists only inlined" err
+'
+
 test_expect_success 'bitfields, also in anonymous struct members, are b<w>@<o>/<sz> from the low bit' '
 	build_prog prog_b main.c -g -O0 other.c &&
 	"$PERF" probe -x prog_b -D "handle req->fl.urgent req->fl.prio req->fl.rest req->anon.b" >out &&
