@@ -22,6 +22,8 @@ static const char *const probe_usage[] = {
 	"perf probe [<options>] --add 'PROBEDEF' [--add 'PROBEDEF' ...]",
 	"perf probe [<options>] --del '[GROUP:]EVENT' ...",
 	"perf probe --list [GROUP:]EVENT ...",
+	"perf probe [<options>] --line 'LINEDESC'",
+	"perf probe [<options>] --vars 'PROBEPOINT'",
 	"perf probe [<options>] --funcs",
 	NULL,
 };
@@ -32,6 +34,8 @@ struct probe_params {
 	struct str_list add;   /* -a values: one spec each */
 	struct str_list defs;  /* -D values */
 	struct str_list del;   /* -d values */
+	struct str_list vars;  /* -V values */
+	const char *line;      /* -L */
 	const char *list;      /* -l [FILTER] */
 	const char *funcs;     /* -F [FILTER] */
 	const char *filter;    /* --filter */
@@ -39,7 +43,7 @@ struct probe_params {
 	struct str_list execs; /* every -x, for --export */
 	const char *export_file, *import_file;
 	const char *module; /* -m */
-	int dry_run, force, cache;
+	int dry_run, force, cache, no_inlines, externs, range;
 };
 
 /* Parse every spec before anything is resolved: a bad one stops all. */
@@ -98,6 +102,25 @@ static int opt_exec(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
+#define DEFAULT_VAR_FILTER "!__k???tab_* & !__crc_*"
+
+static int run_vars(const struct probe_params *p)
+{
+	struct perf_probe_event *pevs;
+	struct str_list specs = p->vars;
+	int ret = parse_specs(&specs, &pevs);
+
+	if (ret)
+		return ret;
+	set_targets(pevs, specs.nr, p);
+	ret = show_available_vars(pevs, specs.nr, p->externs, p->range,
+				  p->filter ? p->filter : DEFAULT_VAR_FILTER);
+	for (int i = 0; i < specs.nr; i++)
+		clear_perf_probe_event(&pevs[i]);
+	free(pevs);
+	return ret;
+}
+
 int cmd_probe(int argc, const char **argv)
 {
 	struct probe_params p = { 0 };
@@ -110,6 +133,15 @@ int cmd_probe(int argc, const char **argv)
 			'D', "definition", &p.defs, PROBEDEF_HELP,
 			"Show trace event definition of given traceevent for k/uprobe_events.", 0),
 		OPT_STRING_LIST('d', "del", &p.del, "[GROUP:]EVENT", "delete a probe event.", 0),
+		OPT_STRING_LIST('V', "vars", &p.vars,
+				"FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
+				"Show accessible variables on PROBEDEF", 0),
+		OPT_BOOLEAN(0, "externs", &p.externs,
+			    "Show external variables too (with --vars only)"),
+		OPT_BOOLEAN(0, "range", &p.range,
+			    "Show variables location range in scope (with --vars only)"),
+		OPT_STRING('L', "line", &p.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			   "Show source code lines."),
 		OPT_BOOLEAN('f', "force", &p.force, "forcibly add events with existing name"),
 		OPT_OPTARG('F', "funcs", &p.funcs, "[FILTER]",
 			   "Show potential probe-able functions.", ""),
@@ -118,6 +150,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING('m', "module", &p.module, "modname|path",
 			   "target module name (for online) or path (for offline)"),
 		OPT_BOOLEAN('n', "dry-run", &p.dry_run, "dry run"),
+		OPT_STRING('s', "source", &probe_conf.source, "directory", "path to source files"),
 		OPT_BOOLEAN('q', "quiet", &quiet,
 			    "be quiet (do not show any warnings or messages)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show parsed arguments, etc)"),
@@ -130,6 +163,7 @@ int cmd_probe(int argc, const char **argv)
 			   "Merge a probe-cache bundle into the probe cache (with --cache)"),
 		OPT_STRING(0, "filter", &p.filter, "[!]FILTER",
 			   "Set a filter (with --vars/funcs only)"),
+		OPT_BOOLEAN(0, "no-inlines", &p.no_inlines, "Don't search inlined functions"),
 		OPT_INTEGER(0, "max-probes", &probe_conf.max_probes, "n",
 			    "Set how many probe points can be found for a probe."),
 		OPT_END(),
@@ -143,6 +177,7 @@ int cmd_probe(int argc, const char **argv)
 	probe_conf.force_add = p.force;
 	probe_conf.dry_run = p.dry_run;
 	probe_conf.cache = p.cache;
+	probe_conf.no_inlines = p.no_inlines;
 
 	/* Bare words form one spec, as `perf probe -x prog func arg1 arg2`.
 	 * With -l or -d they are filters instead. */
@@ -157,10 +192,10 @@ int cmd_probe(int argc, const char **argv)
 		str_list_append(&p.add, bare.buf);
 	}
 
-	modes = !!p.add.nr + !!p.defs.nr + !!p.del.nr + !!p.list + !!p.funcs + !!p.export_file +
-		!!p.import_file;
+	modes = !!p.add.nr + !!p.defs.nr + !!p.del.nr + !!p.list + !!p.funcs + !!p.vars.nr +
+		!!p.line + !!p.export_file + !!p.import_file;
 	if (modes > 1) {
-		pr_err("  Error: choose one of --add, --definition, --del, --list, --funcs, --export and --import\n");
+		pr_err("  Error: choose one of --add, --definition, --del, --list, --funcs, --vars, --line, --export and --import\n");
 		usage_with_options(probe_usage, options);
 		ret = 129;
 		goto out;
@@ -192,6 +227,10 @@ int cmd_probe(int argc, const char **argv)
 		for (int i = 0; i < p.del.nr && !ret; i++)
 			ret = del_probe_cache(&target, p.del.items[i]);
 		clear_perf_probe_event(&target);
+	} else if (p.vars.nr) {
+		ret = run_vars(&p);
+	} else if (p.line) {
+		ret = show_line_range(p.line, p.exec ? p.exec : p.module, p.exec != NULL);
 	} else if (p.list) {
 		ret = show_perf_probe_events(*p.list ? p.list : NULL);
 	} else if (p.funcs) {
@@ -214,5 +253,6 @@ out:
 	str_list_clear(&p.defs);
 	str_list_clear(&p.del);
 	str_list_clear(&p.execs);
+	str_list_clear(&p.vars);
 	return ret;
 }

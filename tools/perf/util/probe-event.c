@@ -21,6 +21,7 @@
 #include "util/probe-bundle.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
+#include "util/probe-finder.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
 #include "util/strbuf.h"
@@ -1625,6 +1626,89 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 }
 
 /*
+ * Uprobes: the "@+0xOFF" of a global.  The kernel adds OFF to where the
+ * probed file offset 0 would be in memory (probe address - probe file
+ * offset), so OFF is the global's virtual address less the delta between
+ * vaddr and file offset of the executable segment the probes are in.
+ */
+static int dwarf_global_offset(void *ctx, uint64_t vaddr, uint64_t *offset)
+{
+	const struct symbol_elf *se = ctx;
+
+	for (int i = 0; i < se->nr_loads; i++) {
+		const struct elf_load_segment *l = &se->loads[i];
+
+		if (l->exec) {
+			*offset = vaddr - (l->vaddr - l->offset);
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
+/*
+ * The event name perf gives a DWARF place: the function asked for (or the
+ * one holding the place for globs and source lines), "_L<N>" for FUNC:N,
+ * "__return" for return probes.
+ */
+static char *dwarf_event_name(const struct perf_probe_event *pev,
+			      const struct probe_trace_event *tev)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	struct strbuf sb = STRBUF_INIT;
+	const char *name = tev->point.realname ? tev->point.realname : "";
+
+	if (pev->event) {
+		strbuf_addstr(&sb, pev->event);
+	} else {
+		if (pp->function && !strpbrk(pp->function, "*?["))
+			name = pp->function;
+		for (; *name && *name != '@'; name++)
+			strbuf_addch(&sb, is_ident_char(*name) ? *name : '_');
+		if (pp->function && pp->line)
+			strbuf_addf(&sb, "_L%d", pp->line);
+	}
+	if (pp->retprobe)
+		strbuf_addstr(&sb, "__return");
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Turn the virtual address the finder gave into the probe's point. */
+static int dwarf_place_point(const struct probe_target *t, struct probe_trace_event *tev)
+{
+	struct probe_trace_point *tp = &tev->point;
+	const struct elf_symbol *sym;
+	struct probe_trace_point kp = { 0 };
+	uint64_t off;
+	int ret;
+
+	if (t->uprobes) {
+		ret = symbol_elf__vaddr_to_offset(t->syms, tp->address, &off);
+		if (ret) {
+			pr_err("Error: address 0x%" PRIx64 " is not in a loaded segment of %s\n",
+			       tp->address, t->path);
+			return ret;
+		}
+		tp->module = xstrdup(t->path);
+		tp->offset = off;
+		return 0;
+	}
+	sym = symbol_elf__find_addr(t->syms, tp->address);
+	if (!sym) {
+		pr_err("Error: no symbol holds address 0x%" PRIx64 "\n", tp->address);
+		return -ENOENT;
+	}
+	ret = symbol_elf__kprobe_point(t->syms, sym, tp->address - sym->addr, tp->retprobe, &kp);
+	if (ret)
+		return ret;
+	free(tp->realname);
+	*tp = kp;
+	if (t->module)
+		tp->module = xstrdup(t->module);
+	return 0;
+}
+
+/*
  * Stage 3: DWARF.  Returns the count of *@tevs, 0 when the target has no
  * debuginfo and the symbol table may serve (a spec without lines or
  * variables), or -errno after one message.
@@ -1633,7 +1717,25 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 					      struct probe_target *t,
 					      struct probe_trace_event **tevs)
 {
-	if (perf_probe_event_need_dwarf(pev)) {
+	const char *path = t->uprobes ? t->path : t->path ? t->path : probe_conf.vmlinux;
+	bool need = perf_probe_event_need_dwarf(pev);
+	struct probe_finder_opts opts = { 0 };
+	struct debuginfo *dbg = NULL;
+	int ret = 0, n;
+
+	if (pev->point.function || pev->point.file)
+		ret = path ? debuginfo__new(path, &dbg) : -ENODATA;
+	else if (!need)
+		return 0;
+	else
+		ret = -ENODATA;
+	if (ret == -EBADMSG) {
+		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n", path);
+		return ret;
+	}
+	if (ret) {
+		if (!need)
+			return 0;
 		char *spec = synthesize_perf_probe_command(pev);
 
 		pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available\n",
@@ -1641,7 +1743,46 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		free(spec);
 		return -ENODATA;
 	}
-	return 0;
+	debuginfo__set_source_dir(dbg, probe_conf.source);
+	ret = probe_target__symbols(t);
+	if (ret)
+		goto out;
+	opts.max_probes = probe_conf.max_probes;
+	opts.no_inlines = probe_conf.no_inlines;
+	opts.quiet_missing = !need;
+	if (t->uprobes) {
+		opts.global_offset = dwarf_global_offset;
+		opts.ctx = t->syms;
+	}
+	n = debuginfo__find_trace_events(dbg, pev, &opts, tevs);
+	if (n == -ENOENT && !need) {
+		/* Not in DWARF (an assembler function, a PLT entry): symbols. */
+		ret = 0;
+		goto out;
+	}
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	for (int i = 0; i < n && !ret; i++) {
+		struct probe_trace_event *tev = &(*tevs)[i];
+
+		ret = dwarf_place_point(t, tev);
+		tev->uprobes = t->uprobes;
+		tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
+		tev->event = dwarf_event_name(pev, tev);
+		if (!ret && !t->uprobes)
+			ret = check_kprobe_blacklist(tev);
+	}
+	if (ret) {
+		free_trace_events(*tevs, n);
+		*tevs = NULL;
+	} else {
+		ret = n;
+	}
+out:
+	debuginfo__delete(dbg);
+	return ret;
 }
 
 /* Resolve one event, in the order of DESIGN.md.  Count of *@tevs, or -errno. */
@@ -2492,5 +2633,110 @@ int import_probe_cache(const char *file)
 out:
 	strbuf_release(&data);
 	strbuf_release(&why);
+	return ret;
+}
+
+/* ---- -V and -L: through DWARF ---------------------------------------------- */
+
+/* Open the debuginfo of @pev's target, with perf's message when there is none. */
+static int open_target_debuginfo(const struct perf_probe_event *pev, struct probe_target *t,
+				 struct debuginfo **dbg)
+{
+	const char *path;
+	int ret = probe_target__init(t, pev);
+
+	if (ret)
+		return ret;
+	path = t->path ? t->path : probe_conf.vmlinux;
+	ret = path ? debuginfo__new(path, dbg) : -ENODATA;
+	if (!ret)
+		debuginfo__set_source_dir(*dbg, probe_conf.source);
+	if (ret == -EBADMSG)
+		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n", path);
+	else if (ret)
+		pr_err("Error: Failed to find the debuginfo of %s\n", probe_target__name(t));
+	if (ret)
+		probe_target__clear(t);
+	return ret;
+}
+
+int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
+			const char *filter)
+{
+	struct strfilter *sf = NULL;
+	const char *err = NULL;
+	int ret = 0;
+
+	if (filter) {
+		sf = strfilter__new(filter, &err);
+		if (!sf) {
+			pr_err("Error: bad filter '%s' at '%s'\n", filter, err ? err : "");
+			return -EINVAL;
+		}
+	}
+	for (int i = 0; i < npevs && !ret; i++) {
+		struct probe_finder_opts opts = { .max_probes = probe_conf.max_probes,
+						  .no_inlines = probe_conf.no_inlines };
+		struct probe_target t;
+		struct debuginfo *dbg = NULL;
+
+		ret = open_target_debuginfo(&pevs[i], &t, &dbg);
+		if (ret)
+			break;
+		ret = probe_target__symbols(&t);
+		if (!ret && t.uprobes) {
+			opts.global_offset = dwarf_global_offset;
+			opts.ctx = t.syms;
+		}
+		if (!ret)
+			ret = debuginfo__show_vars(dbg, &pevs[i], &opts, externs, range, sf);
+		debuginfo__delete(dbg);
+		probe_target__clear(&t);
+	}
+	strfilter__delete(sf);
+	return ret;
+}
+
+int show_line_range(const char *spec, const char *target, bool user)
+{
+	struct perf_probe_event pev = { .uprobes = user, .target = (char *)target };
+	char *head = xstrdup(spec), *colon, *at, *func = NULL, *file = NULL;
+	struct probe_target t;
+	struct debuginfo *dbg = NULL;
+	long start = 0, end = -1;
+	int ret;
+
+	colon = strchr(head, ':');
+	if (colon) {
+		char *e;
+
+		*colon++ = '\0';
+		start = strtol(colon, &e, 10);
+		if (*e == '-')
+			end = strtol(e + 1, &e, 10);
+		else if (*e == '+')
+			end = start + strtol(e + 1, &e, 10) - 1;
+		if (e == colon || *e || (end >= 0 && end < start)) {
+			semantic_error("'%s' is not a valid line range.", spec);
+			free(head);
+			return -EINVAL;
+		}
+	}
+	at = strchr(head, '@');
+	if (at) {
+		*at++ = '\0';
+		file = at;
+	}
+	if (!at && strpbrk(head, "./"))
+		file = head;
+	else
+		func = head;
+	ret = open_target_debuginfo(&pev, &t, &dbg);
+	if (!ret) {
+		ret = debuginfo__show_lines(dbg, func, file, (int)start, (int)end);
+		debuginfo__delete(dbg);
+		probe_target__clear(&t);
+	}
+	free(head);
 	return ret;
 }

@@ -194,6 +194,8 @@ struct probe_conf {
 	bool force_add;	     /* -f: take numbered names for taken ones */
 	bool dry_run;	     /* -n: resolve and check, write nothing */
 	bool cache;	     /* --cache: keep what is resolved in the probe cache */
+	bool no_inlines;     /* --no-inlines: not the inlined instances */
+	const char *source;  /* -s: the directory of the source files */
 };
 extern struct probe_conf probe_conf;
 
@@ -244,5 +246,20 @@ int import_probe_cache(const char *file);
 /* Print the probe-able functions of @target (a path with @user, else a
  * module; NULL: the kernel) that pass the strfilter @filter. */
 int show_available_funcs(const char *target, bool user, const char *filter);
+
+/*
+ * -V: print the variables available at each place of every event (perf's
+ * layout), with @externs the globals too, with @range where each lives;
+ * @filter a strfilter on the names (NULL: all).  0 or -errno after a message.
+ */
+int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
+			const char *filter);
+
+/*
+ * -L: print the source lines of @spec ("FUNC[@SRC][:START[-END|+N]]" or
+ * "SRC[:START[-END|+N]]") of @target (@user: an executable), numbering the
+ * lines a probe can be put on, as perf does.  0 or -errno after a message.
+ */
+int show_line_range(const char *spec, const char *target, bool user);
 
 #endif

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DWARF probe finder on this very test program (built with -g): places
+ * and fetchargs of functions defined here, and the errors of bad input.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/probe-event.h"
+#include "util/probe-finder.h"
+#include "unit-test.h"
+
+struct finder_thing {
+	int id;
+	long len;
+	const char *name;
+};
+
+int finder_target_one(int a, struct finder_thing *t);
+int finder_target_two(int b);
+
+__attribute__((noinline)) int finder_target_one(int a, struct finder_thing *t)
+{
+	__asm__ volatile("" ::: "memory");
+	return a + (int)t->len;
+}
+
+__attribute__((noinline)) int finder_target_two(int b)
+{
+	__asm__ volatile("" ::: "memory");
+	return b * 2;
+}
+
+static struct probe_finder_opts opts = { .max_probes = 128 };
+
+static int resolve(const char *spec, struct probe_trace_event **tevs)
+{
+	struct perf_probe_event pev = { 0 };
+	struct debuginfo *dbg = NULL;
+	int ret;
+
+	ret = parse_perf_probe_command(spec, &pev);
+	if (ret)
+		return ret;
+	ret = debuginfo__new("/proc/self/exe", &dbg);
+	if (!ret)
+		ret = debuginfo__find_trace_events(dbg, &pev, &opts, tevs);
+	debuginfo__delete(dbg);
+	clear_perf_probe_event(&pev);
+	return ret;
+}
+
+static void free_tevs(struct probe_trace_event *tevs, int n)
+{
+	for (int i = 0; i < n; i++)
+		clear_probe_trace_event(&tevs[i]);
+	free(tevs);
+}
+
+static void test_missing_and_non_elf_files_have_no_debuginfo(void)
+{
+	struct debuginfo *dbg = NULL;
+
+	CHECK_INT(debuginfo__new("/nonexistent/file", &dbg), ==, -ENOENT);
+	CHECK_INT(debuginfo__new("/etc/hostname", &dbg), ==, -ENODATA);
+	CHECK(dbg == NULL);
+}
+
+static void test_a_function_resolves_to_its_entry_with_arguments(void)
+{
+	struct probe_trace_event *tevs = NULL;
+	int n = resolve("finder_target_one a t->len t->name:string", &tevs);
+
+	CHECK_INT(n, ==, 1);
+	if (n != 1)
+		return;
+	CHECK(tevs[0].point.address != 0);
+	CHECK_STR(tevs[0].point.realname, "finder_target_one");
+	CHECK_INT(tevs[0].nargs, ==, 3);
+	CHECK_STR(tevs[0].args[0].name, "a");
+	CHECK_STR(tevs[0].args[0].type, "s32");
+	CHECK_STR(tevs[0].args[1].name, "len");
+	CHECK_STR(tevs[0].args[1].type, "s64");
+	CHECK(tevs[0].args[1].ref && tevs[0].args[1].ref->offset == 8);
+	CHECK_STR(tevs[0].args[2].name, "name");
+	CHECK_STR(tevs[0].args[2].type, "string");
+	free_tevs(tevs, n);
+}
+
+static void test_a_return_probe_passes_retval(void)
+{
+	struct probe_trace_event *tevs = NULL;
+	int n = resolve("finder_target_two%return $retval", &tevs);
+
+	CHECK_INT(n, ==, 1);
+	if (n == 1) {
+		CHECK(tevs[0].point.retprobe);
+		CHECK_STR(tevs[0].args[0].value, "$retval");
+	}
+	free_tevs(tevs, n > 0 ? n : 0);
+}
+
+static void test_bad_arguments_fail_with_errno(void)
+{
+	struct probe_trace_event *tevs = NULL;
+
+	/* Each prints its one line on stderr. */
+	CHECK_INT(resolve("finder_target_one nosuch", &tevs), ==, -ENOENT);
+	CHECK_INT(resolve("finder_target_one a->x", &tevs), ==, -EINVAL);
+	CHECK_INT(resolve("finder_target_one t->nosuch", &tevs), ==, -EINVAL);
+	CHECK_INT(resolve("finder_target_one a[1]", &tevs), ==, -EINVAL);
+	CHECK_INT(resolve("finder_target_one a:string", &tevs), ==, -EINVAL);
+	CHECK_INT(resolve("finder_target_one $retval", &tevs), ==, -EINVAL);
+	CHECK_INT(resolve("finder_no_such_function", &tevs), ==, -ENOENT);
+}
+
+static void test_max_probes_bounds_a_glob(void)
+{
+	struct probe_trace_event *tevs = NULL;
+	int n;
+
+	n = resolve("finder_target_*", &tevs);
+	CHECK_INT(n, ==, 2);
+	free_tevs(tevs, n > 0 ? n : 0);
+	opts.max_probes = 1;
+	CHECK_INT(resolve("finder_target_*", &tevs), ==, -E2BIG);
+	opts.max_probes = 128;
+}
+
+static void test_an_address_names_its_source_place(void)
+{
+	struct probe_trace_event *tevs = NULL;
+	struct debuginfo *dbg = NULL;
+	int n = resolve("finder_target_two", &tevs);
+	char *name;
+
+	CHECK_INT(n, ==, 1);
+	CHECK_INT(debuginfo__new("/proc/self/exe", &dbg), ==, 0);
+	if (n != 1 || !dbg)
+		goto out;
+	name = debuginfo__probe_point_name(dbg, tevs[0].point.address);
+	CHECK(name && !strncmp(name, "finder_target_two@", 18) &&
+	      strstr(name, "test-probe-finder.c"));
+	free(name);
+	name = debuginfo__probe_point_name(dbg, tevs[0].point.address + 3);
+	CHECK(name && !strncmp(name, "finder_target_two:", 18));
+	free(name);
+	CHECK(debuginfo__probe_point_name(dbg, 1) == NULL);
+out:
+	debuginfo__delete(dbg);
+	free_tevs(tevs, n > 0 ? n : 0);
+}
+
+TESTS(TEST(test_missing_and_non_elf_files_have_no_debuginfo),
+      TEST(test_a_function_resolves_to_its_entry_with_arguments),
+      TEST(test_a_return_probe_passes_retval), TEST(test_bad_arguments_fail_with_errno),
+      TEST(test_max_probes_bounds_a_glob), TEST(test_an_address_names_its_source_place));
