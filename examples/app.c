@@ -19,7 +19,7 @@ struct request {
 
 __attribute__((noinline)) int handle_request(struct request *req, int seq)
 {
-	int cost = req->len * 2 + seq;
+	int cost = req->len * 2 + seq + (int)strlen(req->conn->peer);
 
 	if (req->flags & 1)
 		cost += 100;
