@@ -2,7 +2,7 @@
 #ifndef PERF_UTIL_DEBUG_H
 #define PERF_UTIL_DEBUG_H
 
-/* Messages to stderr.  pr_err/pr_warning always print; pr_info unless -q;
+/* Messages to stderr.  pr_err always prints; pr_warning and pr_info unless -q;
  * pr_debug only with -v (verbose >= 1), pr_debug2 with -vv. */
 extern int verbose;
 extern int quiet;
@@ -10,7 +10,7 @@ extern int quiet;
 int eprintf(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define pr_err(fmt, ...) eprintf(-1, fmt, ##__VA_ARGS__)
-#define pr_warning(fmt, ...) eprintf(-1, fmt, ##__VA_ARGS__)
+#define pr_warning(fmt, ...) eprintf(0, fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...) eprintf(0, fmt, ##__VA_ARGS__)
 #define pr_debug(fmt, ...) eprintf(1, fmt, ##__VA_ARGS__)
 #define pr_debug2(fmt, ...) eprintf(2, fmt, ##__VA_ARGS__)

@@ -2123,29 +2123,76 @@ static int cmp_strings(const void *a, const void *b)
 }
 
 /* The probe point of a listed uprobe: "func+off" from its file offset. */
-static char *uprobe_point_name(const struct probe_trace_point *tp, struct symbol_elf **cache)
+/* What -l loads once for the events of one file. */
+struct list_ctx {
+	struct symbol_elf *syms; /* the symbols of `path` */
+	struct debuginfo *dbg;	 /* its DWARF, when it has some */
+	char *path;
+	struct symbol_elf *ksyms; /* the kernel's */
+};
+
+static void list_ctx__load(struct list_ctx *ctx, const char *path)
+{
+	if (ctx->path && !strcmp(ctx->path, path))
+		return;
+	if (ctx->syms)
+		symbol_elf__delete(ctx->syms);
+	if (ctx->dbg)
+		debuginfo__delete(ctx->dbg);
+	free(ctx->path);
+	ctx->path = xstrdup(path);
+	if (symbol_elf__load(path, &ctx->syms))
+		ctx->syms = NULL;
+	if (debuginfo__new(path, &ctx->dbg))
+		ctx->dbg = NULL;
+}
+
+static void list_ctx__clear(struct list_ctx *ctx)
+{
+	if (ctx->syms)
+		symbol_elf__delete(ctx->syms);
+	if (ctx->ksyms)
+		symbol_elf__delete(ctx->ksyms);
+	if (ctx->dbg)
+		debuginfo__delete(ctx->dbg);
+	free(ctx->path);
+}
+
+/*
+ * The probe point of a listed uprobe, from its file offset: as perf names
+ * it, "FUNC:RLN@SRC" through DWARF when the file has some, else "FUNC+OFF"
+ * through the symbol table; "%return" after the function for returns.
+ */
+static char *uprobe_point_name(const struct probe_trace_point *tp, struct list_ctx *ctx)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const struct elf_symbol *sym = NULL;
 	uint64_t vaddr = 0;
 	bool found = false;
+	char *name;
 
-	if (*cache && strcmp((*cache)->path, tp->module)) {
-		symbol_elf__delete(*cache);
-		*cache = NULL;
-	}
-	if (!*cache && symbol_elf__load(tp->module, cache))
-		*cache = NULL;
-	for (int i = 0; *cache && i < (*cache)->nr_loads && !found; i++) {
-		const struct elf_load_segment *l = &(*cache)->loads[i];
+	list_ctx__load(ctx, tp->module);
+	for (int i = 0; ctx->syms && i < ctx->syms->nr_loads && !found; i++) {
+		const struct elf_load_segment *l = &ctx->syms->loads[i];
 
 		if (tp->offset >= l->offset && tp->offset < l->offset + l->filesz) {
 			vaddr = l->vaddr + (tp->offset - l->offset);
 			found = true;
 		}
 	}
+	name = found && ctx->dbg ? debuginfo__probe_point_name(ctx->dbg, vaddr) : NULL;
+	if (name) {
+		size_t fn = strcspn(name, ":@");
+
+		strbuf_add(&sb, name, fn);
+		if (tp->retprobe)
+			strbuf_addstr(&sb, "%return");
+		strbuf_addstr(&sb, name + fn);
+		free(name);
+		return strbuf_detach(&sb, NULL);
+	}
 	if (found)
-		sym = symbol_elf__find_addr(*cache, vaddr);
+		sym = symbol_elf__find_addr(ctx->syms, vaddr);
 	if (sym) {
 		const char *at = strchr(sym->name, '@');
 
@@ -2197,8 +2244,7 @@ static char *kprobe_point_name(const struct probe_trace_point *tp, struct symbol
 	return strbuf_detach(&sb, NULL);
 }
 
-static void show_event_lines(bool uprobes, const char *filter, struct symbol_elf **cache,
-			     struct symbol_elf **kcache)
+static void show_event_lines(bool uprobes, const char *filter, struct list_ctx *ctx)
 {
 	char **lines;
 	int nr = probe_file__get_lines(uprobes, &lines);
@@ -2216,12 +2262,12 @@ static void show_event_lines(bool uprobes, const char *filter, struct symbol_elf
 			continue;
 		}
 		if (tev.uprobes) {
-			char *p = uprobe_point_name(&tev.point, cache);
+			char *p = uprobe_point_name(&tev.point, ctx);
 
 			strbuf_addstr(&point, p);
 			free(p);
 		} else {
-			char *p = kprobe_point_name(&tev.point, kcache);
+			char *p = kprobe_point_name(&tev.point, &ctx->ksyms);
 
 			strbuf_addstr(&point, p);
 			free(p);
@@ -2240,18 +2286,15 @@ static void show_event_lines(bool uprobes, const char *filter, struct symbol_elf
 
 int show_perf_probe_events(const char *filter)
 {
-	struct symbol_elf *cache = NULL, *kcache = NULL;
+	struct list_ctx ctx = { 0 };
 
 	if (!tracefs__mountpoint()) {
 		pr_err("Error: Failed to find tracefs: %s\n", strerror(errno));
 		return -ENOENT;
 	}
-	show_event_lines(false, filter, &cache, &kcache);
-	show_event_lines(true, filter, &cache, &kcache);
-	if (cache)
-		symbol_elf__delete(cache);
-	if (kcache)
-		symbol_elf__delete(kcache);
+	show_event_lines(false, filter, &ctx);
+	show_event_lines(true, filter, &ctx);
+	list_ctx__clear(&ctx);
 	return 0;
 }
 

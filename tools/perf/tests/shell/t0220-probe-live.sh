@@ -92,6 +92,20 @@ test_expect_success 'the system perf and ours agree on the uprobe_events line' '
 	diff -u theirs ours
 '
 
+test_expect_success '-l names events of a -g build by source place, as perf does' '
+	"$PERF" probe -d "$G:*" 2>/dev/null
+	build_prog "$TEST_TMP/prog.g" prog.c -g -O0 &&
+	"$PERF" probe -q -x "$TEST_TMP/prog.g" -a "$G:g1=work" -a "$G:g2=work%return" -a "$G:g3=main" &&
+	"$PERF" probe -l "$G:*" >ours &&
+	grep -q "^  $G:g1  *(on work@prog.c in $TEST_TMP/prog.g)" ours ||
+	grep -q "^  $G:g1  *(on work@.*prog.c in $TEST_TMP/prog.g)" ours &&
+	grep -q "(on work%return@.*prog.c in " ours &&
+	if have_system_perf; then
+		"$SYSTEM_PERF" probe -l "$G:*" >theirs 2>/dev/null &&
+		test_cmp_file theirs ours
+	fi
+'
+
 test_expect_success 'no event of the group is left after -d' '
 	"$PERF" probe -d "$G:*" 2>/dev/null
 	"$PERF" probe -d "${G}_sys:*" 2>/dev/null
