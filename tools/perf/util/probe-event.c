@@ -2159,6 +2159,25 @@ static void list_ctx__clear(struct list_ctx *ctx)
 }
 
 /*
+ * A source path as perf -l shows it: whole up to 30 characters, else the
+ * longest tail of whole components ("/tmp/build-dir/x.c" -> "build-dir/x.c")
+ * that fits in 30 with its leading '/', shown without it.
+ */
+static const char *short_source_name(const char *path)
+{
+	const char *s = path;
+
+	while (strlen(s) > 30) {
+		const char *slash = strchr(s + 1, '/');
+
+		if (!slash)
+			break;
+		s = slash;
+	}
+	return s == path ? s : s + 1;
+}
+
+/*
  * The probe point of a listed uprobe, from its file offset: as perf names
  * it, "FUNC:RLN@SRC" through DWARF when the file has some, else "FUNC+OFF"
  * through the symbol table; "%return" after the function for returns.
@@ -2183,11 +2202,17 @@ static char *uprobe_point_name(const struct probe_trace_point *tp, struct list_c
 	name = found && ctx->dbg ? debuginfo__probe_point_name(ctx->dbg, vaddr) : NULL;
 	if (name) {
 		size_t fn = strcspn(name, ":@");
+		char *at = strchr(name, '@');
 
 		strbuf_add(&sb, name, fn);
 		if (tp->retprobe)
 			strbuf_addstr(&sb, "%return");
-		strbuf_addstr(&sb, name + fn);
+		if (at) {
+			strbuf_add(&sb, name + fn, at + 1 - (name + fn));
+			strbuf_addstr(&sb, short_source_name(at + 1));
+		} else {
+			strbuf_addstr(&sb, name + fn);
+		}
 		free(name);
 		return strbuf_detach(&sb, NULL);
 	}
