@@ -1709,6 +1709,35 @@ static int dwarf_place_point(const struct probe_target *t, struct probe_trace_ev
 }
 
 /*
+ * The debuginfo kept in the build-id cache entry of the target's build-id
+ * (its `debug` file), at its own path or through the .build-id link.
+ */
+static char *probe_target__cached_debug(const struct probe_target *t)
+{
+	struct build_id bid;
+	char *name, *debug = NULL;
+
+	if (probe_target__cache_id(t, &name, &bid))
+		return NULL;
+	debug = build_id_cache__debug_file(name, &bid);
+	if (!debug) {
+		char *link = build_id_cache__linkname(&bid), *dir = realpath(link, NULL);
+
+		if (dir) {
+			debug = path_join(dir, "debug");
+			if (access(debug, R_OK) < 0) {
+				free(debug);
+				debug = NULL;
+			}
+		}
+		free(dir);
+		free(link);
+	}
+	free(name);
+	return debug;
+}
+
+/*
  * Stage 3: DWARF.  Returns the count of *@tevs, 0 when the target has no
  * debuginfo and the symbol table may serve (a spec without lines or
  * variables), or -errno after one message.
@@ -1729,17 +1758,31 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		return 0;
 	else
 		ret = -ENODATA;
+	if (ret == -ENODATA && path) {
+		/* Kept in the build-id cache, e.g. by buildid-cache --debuginfod. */
+		char *debug = probe_target__cached_debug(t);
+
+		if (debug)
+			ret = debuginfo__new_with(path, debug, &dbg);
+		free(debug);
+	}
 	if (ret == -EBADMSG) {
 		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n", path);
 		return ret;
 	}
 	if (ret) {
+		const char *urls = getenv("DEBUGINFOD_URLS");
+		char *spec;
+
 		if (!need)
 			return 0;
-		char *spec = synthesize_perf_probe_command(pev);
-
-		pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available\n",
-		       spec, probe_target__name(t));
+		spec = synthesize_perf_probe_command(pev);
+		if (urls && *urls)
+			pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is neither here nor on the debuginfod servers (%s)\n",
+			       spec, probe_target__name(t), urls);
+		else
+			pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available\n",
+			       spec, probe_target__name(t));
 		free(spec);
 		return -ENODATA;
 	}

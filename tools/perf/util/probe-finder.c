@@ -35,9 +35,28 @@ struct debuginfo {
 	char *source_dir; /* -s: where the sources are */
 };
 
+/* A debuginfo file to use before libdwfl's own search (see debuginfo__new_with). */
+static const char *preferred_debug_file;
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	if (preferred_debug_file) {
+		int fd = open(preferred_debug_file, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			*debuginfo_file_name = xstrdup(preferred_debug_file);
+			return fd;
+		}
+	}
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 
@@ -61,6 +80,16 @@ static bool has_debug_info(Dwfl_Module *mod)
 			return true;
 	}
 	return false;
+}
+
+int debuginfo__new_with(const char *path, const char *debug_file, struct debuginfo **out)
+{
+	int ret;
+
+	preferred_debug_file = debug_file;
+	ret = debuginfo__new(path, out);
+	preferred_debug_file = NULL;
+	return ret;
 }
 
 int debuginfo__new(const char *path, struct debuginfo **out)

@@ -30,6 +30,13 @@ int debuginfo__new(const char *path, struct debuginfo **out);
 void debuginfo__delete(struct debuginfo *dbg);
 
 /*
+ * The same, with @debug_file (e.g. the `debug` of a build-id cache entry)
+ * as the DWARF of @path when @path has none of its own; the code, the
+ * symbols and the CFI still come from @path.
+ */
+int debuginfo__new_with(const char *path, const char *debug_file, struct debuginfo **out);
+
+/*
  * -s DIR: read source files (lazy patterns, -L) under @dir: DIR/PATH, or
  * DIR with leading components of PATH dropped.  NULL: as DWARF names them.
  */

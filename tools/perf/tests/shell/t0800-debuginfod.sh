@@ -1,0 +1,98 @@
+#!/bin/sh
+test_description='debuginfo fetched from a real debuginfod server, and kept by the probe cache'
+. "$(dirname "$0")/lib.sh"
+
+command -v debuginfod >/dev/null || test_skip_all 'no debuginfod (apt-get install debuginfod)'
+
+cat >app.c <<'SRC'
+#include <stdio.h>
+struct conn { int fd; const char *peer; };
+struct req { int len; struct conn *conn; };
+__attribute__((noinline)) int handle(struct req *r, int seq) { return r->len + seq; }
+int main(void) { struct conn c = { 3, "peer" }; struct req r = { 41, &c };
+	printf("%d\n", handle(&r, 1)); return 0; }
+SRC
+cat >other.c <<'SRC'
+int other(int x) { return x * 7; }
+int main(void) { return other(1) == 0; }
+SRC
+
+PORT=$((20000 + $$ % 20000))
+URL="http://127.0.0.1:$PORT"
+SPEC="handle r->len r->conn->peer:string seq"
+export DEBUGINFOD_CACHE_PATH="$TEST_TMP/client-cache"
+export DEBUGINFOD_TIMEOUT=10
+test_cleanup 'kill $(cat "$TEST_TMP/server.pid" 2>/dev/null) 2>/dev/null'
+
+stop_server() {
+	kill "$(cat "$TEST_TMP/server.pid")" 2>/dev/null
+	while kill -0 "$(cat "$TEST_TMP/server.pid")" 2>/dev/null; do sleep 0.1; done
+}
+
+test_expect_success 'setup: a -g build, its stripped copy, and a server of its debuginfo' '
+	mkdir -p srv &&
+	build_prog "$TEST_TMP/app.g" app.c -g -O0 &&
+	objcopy --only-keep-debug app.g srv/app.debug &&
+	strip -g -o app app.g &&
+	build_prog "$TEST_TMP/other" other.c -g -O0 && strip -g other &&
+	(debuginfod -p "$PORT" -F srv -d "$TEST_TMP/db.sqlite" >server.log 2>&1 & echo $! >server.pid) &&
+	i=0 &&
+	# wait for the first scan; a miss is cached by the client, so drop it
+	until "$PERF" buildid-cache --debuginfod="$URL" -a app 2>/dev/null; do
+		rm -rf "$DEBUGINFOD_CACHE_PATH"
+		i=$((i + 1)); [ $i -lt 100 ] || { cat server.log; exit 1; }
+		sleep 0.2
+	done &&
+	"$PERF" buildid-cache -r app && rm -rf "$DEBUGINFOD_CACHE_PATH"
+'
+
+test_expect_success 'the stripped program resolves through debuginfod to the -g build'"'"'s definition' '
+	"$PERF" probe -q -x "$TEST_TMP/app.g" -D "$SPEC" | sed "s|/app.g:|/app:|" >expect &&
+	test_must_fail "$PERF" probe -q -x "$TEST_TMP/app" -D "$SPEC" 2>err &&
+	DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/app" -D "$SPEC" >actual &&
+	test_cmp_file expect actual
+'
+
+test_expect_success 'after --cache the add works with the server stopped and its client cache gone' '
+	DEBUGINFOD_URLS="$URL" "$PERF" probe --cache -n -q -x "$TEST_TMP/app" -a "$SPEC" &&
+	stop_server &&
+	rm -rf "$DEBUGINFOD_CACHE_PATH" &&
+	DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/app" -D "$SPEC" >actual &&
+	"$PERF" probe -q -x "$TEST_TMP/app.g" -D "$SPEC" | sed "s|/app.g:|/app:|" >expect &&
+	test_cmp_file expect actual
+'
+
+test_expect_success 'an unreachable server gives one clear line, quickly' '
+	start=$(date +%s) &&
+	test_must_fail env DEBUGINFOD_URLS="$URL" timeout 60 "$PERF" probe -q -x "$TEST_TMP/other" -D "other x" 2>err &&
+	test $(($(date +%s) - start)) -lt 30 &&
+	test_one_line err && grep -q "debuginfod" err
+'
+
+test_expect_success 'buildid-cache --debuginfod to a stopped server says so in one line' '
+	test_must_fail "$PERF" buildid-cache --debuginfod="$URL" -a other 2>err &&
+	test_one_line err && grep -q "$URL" err &&
+	"$PERF" buildid-cache --list | grep -q " $TEST_TMP/other$"
+'
+
+test_expect_success 'a server that has no such build-id gives one clear line' '
+	(debuginfod -p "$PORT" -F srv -d "$TEST_TMP/db.sqlite" >server.log 2>&1 & echo $! >server.pid) &&
+	sleep 1 &&
+	test_must_fail env DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/other" -D "other x" 2>err &&
+	test_one_line err && grep -q "debuginfod" err
+'
+
+test_expect_success 'buildid-cache --debuginfod keeps the debuginfo for offline use' '
+	"$PERF" buildid-cache -v --debuginfod="$URL" -a app 2>err &&
+	grep -q "^Fetching debuginfo of .* app: Ok$" err &&
+	stop_server && rm -rf "$DEBUGINFOD_CACHE_PATH" &&
+	"$PERF" probe --cache --del "handle*" -x app 2>/dev/null;
+	"$PERF" probe -q -x "$TEST_TMP/app" -D "handle r->len" >actual &&
+	grep -q "len=+0(-8(%bp)):s32" actual
+'
+
+test_expect_success 'the server is stopped' '
+	stop_server; ! kill -0 "$(cat server.pid)" 2>/dev/null
+'
+
+test_done
