@@ -1698,9 +1698,12 @@ static int dwarf_place_point(const struct probe_target *t, struct probe_trace_ev
 		pr_err("Error: no symbol holds address 0x%" PRIx64 "\n", tp->address);
 		return -ENOENT;
 	}
-	ret = symbol_elf__kprobe_point(t->syms, sym, tp->address - sym->addr, tp->retprobe, &kp);
-	if (ret)
-		return ret;
+	/* Through DWARF perf writes kprobes as FUNC+OFF, not _text+OFF. */
+	kp.symbol = xstrdup(sym->name);
+	kp.realname = xstrdup(sym->name);
+	kp.offset = tp->address - sym->addr;
+	kp.address = tp->address;
+	kp.retprobe = tp->retprobe;
 	free(tp->realname);
 	*tp = kp;
 	if (t->module)

@@ -484,6 +484,80 @@ static bool die_in_file(Dwarf_Die *die, const char *file)
 }
 
 /*
+ * The CU whose .debug_aranges cover @addr, read straight from that section:
+ * dwarf_addrdie() would first read the header of every CU, which in a
+ * vmlinux faults in ~100 MB of .debug_info for one function.  Falls back
+ * to dwarf_addrdie() without aranges or when they do not cover @addr.
+ */
+static Dwarf_Die *cu_die_of_address(struct debuginfo *dbg, Dwarf_Addr addr, Dwarf_Die *cu)
+{
+	Elf *elf = dwarf_getelf(dbg->dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	Elf_Data *data = NULL;
+
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr shdr;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS)
+				continue;
+			name = elf_strptr(elf, shstrndx, shdr.sh_name);
+			if (name && !strcmp(name, ".debug_aranges")) {
+				data = elf_getdata(scn, NULL);
+				break;
+			}
+		}
+	}
+	for (size_t pos = 0; data && data->d_buf && pos + 16 <= data->d_size;) {
+		const unsigned char *p = (const unsigned char *)data->d_buf + pos;
+		uint64_t len, cu_off;
+		size_t hdr, off_size = 4, tuple;
+		unsigned int asize;
+
+		len = p[0] | p[1] << 8 | p[2] << 16 | (uint64_t)p[3] << 24;
+		hdr = 4;
+		if (len == 0xffffffff) {
+			if (pos + 24 > data->d_size)
+				break;
+			memcpy(&len, p + 4, 8);
+			hdr = 12;
+			off_size = 8;
+		}
+		if (len > data->d_size - pos - hdr || len < 2 + off_size + 2)
+			break;
+		cu_off = 0;
+		memcpy(&cu_off, p + hdr + 2, off_size);
+		asize = p[hdr + 2 + off_size];
+		if (asize != 8 && asize != 4)
+			break;
+		tuple = hdr + 2 + off_size + 2;
+		tuple = (tuple + 2 * asize - 1) / (2 * asize) * (2 * asize);
+		for (; tuple + 2 * asize <= hdr + len; tuple += 2 * asize) {
+			uint64_t start = 0, size = 0;
+
+			memcpy(&start, p + tuple, asize);
+			memcpy(&size, p + tuple + asize, asize);
+			if (!start && !size)
+				break;
+			if (addr >= start && addr - start < size) {
+				Dwarf_Off next;
+				size_t hsize;
+
+				if (!dwarf_nextcu(dbg->dw, cu_off, &next, &hsize, NULL, NULL,
+						  NULL) &&
+				    dwarf_offdie(dbg->dw, cu_off + hsize, cu))
+					return cu;
+				return dwarf_addrdie(dbg->dw, addr, cu);
+			}
+		}
+		pos += hdr + len;
+	}
+	return dwarf_addrdie(dbg->dw, addr, cu);
+}
+
+/*
  * The functions named @pattern (a name or a glob), optionally declared in
  * @file.  The symbol table gives the addresses of the named ones; aranges
  * their CU.  Names it does not know are looked for in every CU.
@@ -514,7 +588,7 @@ static void find_functions(struct debuginfo *dbg, const char *pattern, const cha
 		base[n] = '\0';
 		if (glob ? fnmatch(pattern, base, 0) : strcmp(pattern, base))
 			continue;
-		if (!dwarf_addrdie(dbg->dw, sym.st_value, &cu))
+		if (!cu_die_of_address(dbg, sym.st_value, &cu))
 			continue;
 		if (!find_subprogram_at(&cu, sym.st_value, &func))
 			continue;
@@ -2323,7 +2397,7 @@ char *debuginfo__probe_point_name(struct debuginfo *dbg, uint64_t addr)
 	const char *file;
 	int decl = 0, ln = 0;
 
-	if (!dwarf_addrdie(dbg->dw, addr, &cu) || !find_subprogram_at(&cu, addr, &func) ||
+	if (!cu_die_of_address(dbg, addr, &cu) || !find_subprogram_at(&cu, addr, &func) ||
 	    !func_entry(&func, &entry))
 		return NULL;
 	file = dwarf_decl_file(&func);
