@@ -1097,9 +1097,10 @@ struct probe_conf probe_conf = { .max_probes = MAX_PROBES };
 /* The target of one command, loaded once for all its events. */
 struct probe_target {
 	bool uprobes;
-	char *path;		 /* uprobes: the real path of the executable */
-	char *module;		 /* kprobes in a module: its name */
-	struct symbol_elf *syms; /* NULL until needed */
+	char *path;		   /* uprobes: the real path of the executable */
+	char *module;		   /* kprobes in a module: its name */
+	struct symbol_elf *syms;   /* NULL until needed */
+	struct symbol_elf *layout; /* segments only, for DWARF places */
 };
 
 static void probe_target__clear(struct probe_target *t)
@@ -1108,6 +1109,8 @@ static void probe_target__clear(struct probe_target *t)
 	free(t->module);
 	if (t->syms)
 		symbol_elf__delete(t->syms);
+	if (t->layout)
+		symbol_elf__delete(t->layout);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1164,6 +1167,28 @@ static int probe_target__symbols(struct probe_target *t)
 	what = t->path ? t->path : probe_conf.vmlinux ? probe_conf.vmlinux : "/proc/kallsyms";
 	pr_err("Error: Failed to load symbols from %s: %s\n", what, symbol_elf__strerror(ret));
 	return ret;
+}
+
+/*
+ * The file layout of a uprobe target (segments, to turn addresses into file
+ * offsets): the loaded symbols' when there are, else the layout alone,
+ * which spares reading and sorting a large symbol table.
+ */
+static const struct symbol_elf *probe_target__layout(struct probe_target *t)
+{
+	int ret;
+
+	if (t->syms)
+		return t->syms;
+	if (!t->layout) {
+		ret = symbol_elf__load_layout(t->path, &t->layout);
+		if (ret) {
+			pr_err("Error: Failed to read %s: %s\n", t->path,
+			       symbol_elf__strerror(ret));
+			return NULL;
+		}
+	}
+	return t->layout;
 }
 
 /* The default group: "probe_<basename up to the first non-identifier>". */
@@ -1674,7 +1699,7 @@ static char *dwarf_event_name(const struct perf_probe_event *pev,
 }
 
 /* Turn the virtual address the finder gave into the probe's point. */
-static int dwarf_place_point(const struct probe_target *t, struct probe_trace_event *tev)
+static int dwarf_place_point(struct probe_target *t, struct probe_trace_event *tev)
 {
 	struct probe_trace_point *tp = &tev->point;
 	const struct elf_symbol *sym;
@@ -1683,7 +1708,7 @@ static int dwarf_place_point(const struct probe_target *t, struct probe_trace_ev
 	int ret;
 
 	if (t->uprobes) {
-		ret = symbol_elf__vaddr_to_offset(t->syms, tp->address, &off);
+		ret = symbol_elf__vaddr_to_offset(probe_target__layout(t), tp->address, &off);
 		if (ret) {
 			pr_err("Error: address 0x%" PRIx64 " is not in a loaded segment of %s\n",
 			       tp->address, t->path);
@@ -1790,7 +1815,11 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		return -ENODATA;
 	}
 	debuginfo__set_source_dir(dbg, probe_conf.source);
-	ret = probe_target__symbols(t);
+	/* Uprobes need only the segments; kprobes name the symbol of a place. */
+	if (t->uprobes)
+		ret = probe_target__layout(t) ? 0 : -EINVAL;
+	else
+		ret = probe_target__symbols(t);
 	if (ret)
 		goto out;
 	opts.max_probes = probe_conf.max_probes;
@@ -1798,7 +1827,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 	opts.quiet_missing = !need;
 	if (t->uprobes) {
 		opts.global_offset = dwarf_global_offset;
-		opts.ctx = t->syms;
+		opts.ctx = (void *)probe_target__layout(t);
 	}
 	n = debuginfo__find_trace_events(dbg, pev, &opts, tevs);
 	if (n == -ENOENT && !need) {

@@ -400,6 +400,36 @@ out:
 	return ret;
 }
 
+int symbol_elf__load_layout(const char *path, struct symbol_elf **out)
+{
+	struct symbol_elf *se;
+	char real[PATH_MAX];
+	GElf_Ehdr ehdr;
+	Elf *elf;
+	int fd, ret;
+
+	ret = elf_open(path, &fd, &elf);
+	if (ret < 0)
+		return ret;
+	se = xzalloc(sizeof(*se));
+	se->path = xstrdup(realpath(path, real) ? real : path);
+	if (!gelf_getehdr(elf, &ehdr)) {
+		ret = -EBADMSG;
+	} else {
+		se->e_type = ehdr.e_type;
+		ret = read_loads(elf, se);
+	}
+	if (ret < 0) {
+		symbol_elf__delete(se);
+	} else {
+		*out = se;
+		ret = 0;
+	}
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
 int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out)
 {
 	struct sym_vec sv = { 0 };

@@ -82,6 +82,13 @@ int symbol_elf__load(const char *path, struct symbol_elf **out);
  */
 int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out);
 
+/*
+ * Only the layout of the ELF file at @path: path, e_type and the PT_LOAD
+ * segments, no symbols (for symbol_elf__vaddr_to_offset() when the places
+ * come from DWARF).  0 or -errno as symbol_elf__load().
+ */
+int symbol_elf__load_layout(const char *path, struct symbol_elf **out);
+
 void symbol_elf__delete(struct symbol_elf *se);
 
 /*
