@@ -162,17 +162,22 @@ PY
 	bench_both "cache --list, 1000 binaries" probe --cache --list
 fi
 
-# 6. Scaling: one func:line var probe in programs of 1k, 10k and 100k functions.
+# 6. Scaling: one func:line var probe in programs of 1k, 10k and 100k
+# functions, written as real programs are, 1,000 functions per source file
+# (so 1, 10 and 100 compilation units).
 if want "scaling"; then
 	for n in 1000 10000 100000; do
-		src="$WORK/gen$n.c" bin="$WORK/gen$n"
+		dir="$WORK/gen$n" bin="$WORK/gen$n/prog"
 		if [ ! -x "$bin" ]; then
-			awk -v n=$n 'BEGIN {
-				for (i = 0; i < n; i++)
-					printf "int f%d(int x)\n{\n\tint y = x + %d;\n\treturn y * 2;\n}\n", i, i
-				print "int main(void) { return f0(1) == 0; }"
-			}' >"$src"
-			gcc -g -O0 -o "$bin" "$src"
+			mkdir -p "$dir"
+			awk -v n=$n -v dir="$dir" 'BEGIN {
+				for (i = 0; i < n; i++) {
+					f = sprintf("%s/part%d.c", dir, int(i / 1000))
+					printf "int f%d(int x)\n{\n\tint y = x + %d;\n\treturn y * 2;\n}\n", i, i >f
+				}
+				print "int f0(int x);\nint main(void) { return f0(1) == 0; }" >(dir "/main.c")
+			}'
+			(cd "$dir" && ${CC:-gcc} -g -O0 -o prog ./*.c) || continue
 		fi
 		mid=$((n / 2))
 		bench_both "scaling: $n functions" probe -x "$bin" -D "f$mid:2 y"

@@ -557,6 +557,83 @@ static Dwarf_Die *cu_die_of_address(struct debuginfo *dbg, Dwarf_Addr addr, Dwar
 	return dwarf_addrdie(dbg->dw, addr, cu);
 }
 
+/* Is symbol @name the function @pattern, perhaps with a version ("f@@V1")? */
+static bool symbol_is(const char *name, const char *pattern, size_t len)
+{
+	return name && name[0] == pattern[0] && !strncmp(name, pattern, len) &&
+	       (name[len] == '\0' || name[len] == '@');
+}
+
+/* Add the function at @addr when its DWARF is the one looked for. */
+static bool add_function_at(struct debuginfo *dbg, Dwarf_Addr addr, const char *file,
+			    bool no_inlines, struct func_list *fl)
+{
+	Dwarf_Die cu, func;
+
+	if (!cu_die_of_address(dbg, addr, &cu) || !find_subprogram_at(&cu, addr, &func) ||
+	    !die_in_file(&func, file))
+		return false;
+	add_function(fl, &func, &cu, no_inlines);
+	return true;
+}
+
+/*
+ * The functions named @pattern through the symbol table.  A plain scan of
+ * the raw .symtab (of the file, else of its debuginfo file) costs a name
+ * comparison per symbol; libdwfl's symbol table, built and adjusted for
+ * every symbol first, only serves files without one.
+ */
+static bool find_functions_by_symbol(struct debuginfo *dbg, const char *pattern, const char *file,
+				     bool no_inlines, struct func_list *fl)
+{
+	size_t len = strlen(pattern);
+	Elf *elfs[2] = { NULL, dwarf_getelf(dbg->dw) };
+	GElf_Addr bias;
+	bool found = false;
+
+	elfs[0] = dwfl_module_getelf(dbg->mod, &bias);
+	for (int e = 0; e < 2; e++) {
+		Elf_Scn *scn = NULL;
+		GElf_Shdr shdr;
+
+		if (!elfs[e] || (e == 1 && elfs[1] == elfs[0]))
+			continue;
+		while ((scn = elf_nextscn(elfs[e], scn))) {
+			Elf_Data *data;
+			size_t nr;
+
+			if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB ||
+			    !shdr.sh_entsize)
+				continue;
+			data = elf_getdata(scn, NULL);
+			nr = data ? shdr.sh_size / shdr.sh_entsize : 0;
+			for (size_t i = 1; i < nr; i++) {
+				GElf_Sym sym;
+
+				if (!gelf_getsym(data, i, &sym) ||
+				    GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value ||
+				    !symbol_is(elf_strptr(elfs[e], shdr.sh_link, sym.st_name),
+					       pattern, len))
+					continue;
+				found |= add_function_at(dbg, sym.st_value, file, no_inlines, fl);
+			}
+			return found;
+		}
+	}
+	/* No .symtab anywhere: libdwfl's table (.dynsym, minidebuginfo). */
+	for (int i = 1, nsyms = dwfl_module_getsymtab(dbg->mod); i < nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name =
+			dwfl_module_getsym_info(dbg->mod, i, &sym, &addr, NULL, NULL, NULL);
+
+		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_value &&
+		    symbol_is(name, pattern, len))
+			found |= add_function_at(dbg, sym.st_value, file, no_inlines, fl);
+	}
+	return found;
+}
+
 /*
  * The functions named @pattern (a name or a glob), optionally declared in
  * @file.  The symbol table gives the addresses of the named ones; aranges
@@ -566,37 +643,11 @@ static void find_functions(struct debuginfo *dbg, const char *pattern, const cha
 			   bool no_inlines, struct func_list *fl)
 {
 	bool glob = strpbrk(pattern, "*?[") != NULL;
-	int nsyms = dwfl_module_getsymtab(dbg->mod);
 	bool via_symbol = false;
 
 	/* A glob walks the CUs anyway, and perf lists in their order. */
-	for (int i = 1; i < nsyms && !glob; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		const char *name =
-			dwfl_module_getsym_info(dbg->mod, i, &sym, &addr, NULL, NULL, NULL);
-		Dwarf_Die cu, func;
-		char base[256];
-		size_t n;
-
-		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value)
-			continue;
-		n = strcspn(name, "@");
-		if (n >= sizeof(base))
-			continue;
-		memcpy(base, name, n);
-		base[n] = '\0';
-		if (glob ? fnmatch(pattern, base, 0) : strcmp(pattern, base))
-			continue;
-		if (!cu_die_of_address(dbg, sym.st_value, &cu))
-			continue;
-		if (!find_subprogram_at(&cu, sym.st_value, &func))
-			continue;
-		if (!die_in_file(&func, file))
-			continue;
-		via_symbol = true;
-		add_function(fl, &func, &cu, no_inlines);
-	}
+	if (!glob)
+		via_symbol = find_functions_by_symbol(dbg, pattern, file, no_inlines, fl);
 	if (via_symbol && !glob)
 		goto sort;
 
