@@ -15,10 +15,16 @@ WARNINGS := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) -Itools/perf -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
+PERF := tools/perf/perf
+
+# `make SANITIZE=1` (and `make test SANITIZE=1`): AddressSanitizer, its leak
+# checker and UndefinedBehaviorSanitizer, in build-san/ with its own perf, so
+# the normal build is never overwritten by an instrumented one.
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 O := build-san
+PERF := $(O)/perf
 endif
 
 UTIL_SRCS := $(sort $(wildcard tools/perf/util/*.c))
@@ -29,7 +35,6 @@ UTIL_OBJS := $(UTIL_SRCS:%.c=$(O)/%.o)
 BUILTIN_OBJS := $(BUILTIN_SRCS:%.c=$(O)/%.o)
 UNIT_BINS := $(UNIT_SRCS:tools/perf/tests/unit/%.c=$(O)/tests/%)
 
-PERF := tools/perf/perf
 DEPS_STAMP := $(O)/.deps-ok
 
 .PHONY: all deps test unit-tests demo format clean
@@ -50,6 +55,7 @@ $(O)/libperf-util.a: $(UTIL_OBJS)
 	$(AR) rcs $@ $^
 
 $(PERF): $(BUILTIN_OBJS) $(O)/libperf-util.a
+	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(O)/tests/%: tools/perf/tests/unit/%.c $(O)/libperf-util.a | $(DEPS_STAMP)
@@ -60,7 +66,7 @@ unit-tests: $(UNIT_BINS)
 
 test: $(PERF) $(UNIT_BINS)
 	@sh scripts/install-deps.sh --test
-	@O=$(O) sh tools/perf/tests/run.sh
+	@O=$(O) PERF_BIN=$(abspath $(PERF)) SANITIZE=$(SANITIZE) sh tools/perf/tests/run.sh
 
 demo: $(PERF)
 	@sh examples/demo.sh
