@@ -13,6 +13,11 @@ if [ "${1:-}" = "--test" ]; then
 	pkgs="$pkgs debuginfod python3.11-dbg gcc-multilib"
 fi
 
+# Extra packages for `make fuzz`: clang and its libFuzzer runtime.
+if [ "${1:-}" = "--fuzz" ]; then
+	pkgs="$pkgs clang-14 libclang-rt-14-dev"
+fi
+
 missing=""
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
