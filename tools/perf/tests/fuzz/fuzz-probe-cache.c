@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The probe cache file parser: a file that parses is formatted again; that
- * text must parse too, and format to itself.
+ * text must parse too, and format to itself.  The trace-event lines of its
+ * entries then go through the parser a cached add uses.
  */
 #include "tests/fuzz/fuzz.h"
+#include "util/probe-event.h"
 #include "util/probe-file.h"
 #include "util/strbuf.h"
 
@@ -25,6 +27,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	probe_cache__format(again, &second);
 	if (first.len != second.len || memcmp(first.buf, second.buf, first.len))
 		fuzz_mismatch("a formatted cache does not format to itself", first.buf, second.buf);
+	for (int i = 0; i < pc->nr; i++) {
+		for (int j = 0; j < pc->entries[i].nr_lines; j++) {
+			struct probe_trace_event tev = { 0 };
+
+			parse_probe_trace_command(pc->entries[i].lines[j], &tev);
+			clear_probe_trace_event(&tev);
+		}
+	}
 out:
 	strbuf_release(&first);
 	strbuf_release(&second);
