@@ -13,12 +13,13 @@ for t in "$@"; do
 	seeds=tools/perf/tests/fuzz/corpus/$t
 	work=$o/corpus/$t
 	log=$o/fuzz-$t.log
-	mkdir -p "$work" "$seeds"
+	mkdir -p "$work"
+	[ -d "$seeds" ] || seeds=
 	# -close_fd_mask=2: the parsers' error messages would drown the fuzzer;
 	# its own output and the sanitizers' reports still get through.
 	"$o/fuzz-$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -close_fd_mask=2 \
-		-artifact_prefix="$o/crashes/$t-" "$work" "$seeds" >"$log" 2>&1
+		-artifact_prefix="$o/crashes/$t-" "$work" ${seeds:+"$seeds"} >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	if [ $rc -eq 0 ]; then
