@@ -77,6 +77,7 @@ FUZZ_TARGETS := \
 	probe-trace \
 	probe-cache \
 	build-id \
+	config \
 	strfilter
 
 FUZZ_SECONDS ?= 20
