@@ -15,6 +15,11 @@ case "${1:-}" in
 --bench) pkgs="$pkgs python3.11-dbg bc time linux-image-6.1.0-57-cloud-amd64-dbg" ;;
 esac
 
+# Extra packages for `make fuzz`: clang and its libFuzzer runtime.
+if [ "${1:-}" = "--fuzz" ]; then
+	pkgs="$pkgs clang-14 libclang-rt-14-dev"
+fi
+
 missing=""
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then

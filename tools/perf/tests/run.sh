@@ -3,6 +3,9 @@
 # end with one line: "N passed, N failed, N skipped".
 # O: the build directory holding tests/ (default build).  T: a pattern to
 # run only the shell tests whose file name matches (e.g. T=buildid).
+# SANITIZE=1: the binaries are built with ASan+LSan+UBSan; their reports are
+# written to files, and a suite that leaves one fails even when its own
+# checks passed (a test_must_fail case would hide a sanitizer's exit status).
 cd "$(dirname "$0")/../../.." || exit 1
 O=${O:-build}
 T=${T:-}
@@ -30,6 +33,29 @@ count() {
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
+if [ "${SANITIZE:-}" = 1 ]; then
+	mkdir "$tmp/san" || exit 1
+	# Only binaries built with the sanitizers read these; the system perf
+	# and the test programs the scripts compile ignore them.
+	export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:log_path=$tmp/san/asan"
+	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$tmp/san/ubsan"
+	export LSAN_OPTIONS="report_objects=1"
+fi
+
+# A suite that left sanitizer reports fails, with the reports shown.
+check_sanitizer_reports() {
+	[ -d "$tmp/san" ] || return 0
+	for f in "$tmp/san"/*; do
+		[ -e "$f" ] || return 0
+		sed 's/^/# /' "$f"
+	done
+	failed=$((failed + 1))
+	failed_names="$failed_names
+  $1: sanitizer report"
+	echo "not ok - $1 sanitizer report"
+	rm -f "$tmp/san"/*
+}
+
 run_suite() {
 	name=$1
 	shift
@@ -45,6 +71,7 @@ run_suite() {
   $name: exited with status $rc"
 		echo "not ok - $name exited with status $rc"
 	fi
+	check_sanitizer_reports "$name"
 }
 
 if [ -z "$T" ]; then

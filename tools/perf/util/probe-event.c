@@ -1135,10 +1135,12 @@ static int probe_target__init(struct probe_target *t, const struct perf_probe_ev
 		t->path = realpath(pev->target, NULL);
 		if (!t->path || stat(t->path, &st) < 0) {
 			pr_err("Error: target executable %s: %s\n", pev->target, strerror(errno));
+			probe_target__clear(t);
 			return -ENOENT;
 		}
 		if (S_ISDIR(st.st_mode)) {
 			pr_err("Error: target executable %s is a directory\n", pev->target);
+			probe_target__clear(t);
 			return -EISDIR;
 		}
 	} else if (pev->target) {

@@ -15,7 +15,8 @@
 # reason; test_cleanup registers a command run at exit, pass or fail.
 
 TEST_ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
-PERF="$TEST_ROOT/tools/perf/perf"
+# PERF_BIN: the perf under test (make test SANITIZE=1 passes build-san/perf).
+PERF=${PERF_BIN:-$TEST_ROOT/tools/perf/perf}
 SYSTEM_PERF=${SYSTEM_PERF:-/usr/bin/perf}
 TEST_NAME=$(basename "$0" .sh)
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ptest-$TEST_NAME.XXXXXX") || exit 1

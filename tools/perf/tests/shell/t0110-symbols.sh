@@ -27,14 +27,17 @@ cat >symtool.c <<'EOC'
  * symtool -F BIN [FILTER] | symtool -D BIN FUNC[+OFFS][%return]|0xADDR
  * BIN "kernel": /proc/kallsyms, and -D prints kprobe places.
  */
+/* Frees all it allocates, so that LeakSanitizer (make test SANITIZE=1) can
+ * check symbol-elf.c through it. */
 int main(int argc, char **argv)
 {
-	struct probe_trace_point tp = { 0 };
-	const struct elf_symbol **syms;
+	struct probe_trace_event tev = { 0 };
+	struct probe_trace_point *tp = &tev.point;
+	const struct elf_symbol **syms = NULL;
 	struct symbol_elf *se;
 	char *spec, *p;
 	unsigned long offs = 0;
-	int ret, nr, retprobe, kernel;
+	int ret, nr, retprobe, kernel, rc = 0;
 
 	if (argc < 3)
 		return 2;
@@ -49,20 +52,26 @@ int main(int argc, char **argv)
 		char **names;
 
 		nr = symbol_elf__func_names(se, f, &names);
-		for (int i = 0; i < nr; i++)
+		for (int i = 0; i < nr; i++) {
 			puts(names[i]);
-		return 0;
+			free(names[i]);
+		}
+		if (nr >= 0)
+			free(names);
+		strfilter__delete(f);
+		goto out;
 	}
 	spec = argv[3];
 	retprobe = (p = strstr(spec, "%return")) != NULL;
 	if (p)
 		*p = '\0';
 	if (!strncmp(spec, "0x", 2)) {
-		ret = symbol_elf__uprobe_point_abs(se, strtoull(spec, NULL, 0), retprobe, &tp);
+		ret = symbol_elf__uprobe_point_abs(se, strtoull(spec, NULL, 0), retprobe, tp);
 		if (ret < 0)
-			return 1;
-		printf("%c %s:0x%lx\n", retprobe ? 'r' : 'p', tp.module, tp.offset);
-		return 0;
+			rc = 1;
+		else
+			printf("%c %s:0x%lx\n", retprobe ? 'r' : 'p', tp->module, tp->offset);
+		goto out;
 	}
 	if ((p = strchr(spec, '+'))) {
 		*p = '\0';
@@ -71,26 +80,37 @@ int main(int argc, char **argv)
 	nr = symbol_elf__find_name(se, spec, &syms);
 	if (!nr) {
 		fprintf(stderr, "Probe point '%s' not found.\n", spec);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	for (int i = 0; i < nr; i++) {
+		clear_probe_trace_event(&tev);
 		if (kernel) {
-			ret = symbol_elf__kprobe_point(se, syms[i], offs, retprobe, &tp);
+			ret = symbol_elf__kprobe_point(se, syms[i], offs, retprobe, tp);
 			if (!ret)
-				printf("%c %s+%lu\n", retprobe ? 'r' : 'p', tp.symbol, tp.offset);
+				printf("%c %s+%lu\n", retprobe ? 'r' : 'p', tp->symbol, tp->offset);
 			continue;
 		}
-		ret = symbol_elf__uprobe_point(se, syms[i], offs, retprobe, &tp);
+		ret = symbol_elf__uprobe_point(se, syms[i], offs, retprobe, tp);
 		if (ret < 0) {
 			fprintf(stderr, "Offset %lu is bigger than the size of %s\n", offs, spec);
-			return 1;
+			rc = 1;
+			break;
 		}
-		printf("%c %s:0x%lx\n", retprobe ? 'r' : 'p', tp.module, tp.offset);
+		printf("%c %s:0x%lx\n", retprobe ? 'r' : 'p', tp->module, tp->offset);
 	}
-	return 0;
+out:
+	free(syms);
+	clear_probe_trace_event(&tev);
+	symbol_elf__delete(se);
+	return rc;
 }
 EOC
-${CC:-gcc} -I"$TEST_ROOT/tools/perf" -o symtool symtool.c "$LIB" -lelf -ldw ||
+san=
+[ "${SANITIZE:-}" = 1 ] && san="-fsanitize=address,undefined -fno-omit-frame-pointer"
+# shellcheck disable=SC2086
+${CC:-gcc} $san -I"$TEST_ROOT/tools/perf" -o symtool symtool.c "$LIB" \
+	$(pkg-config --libs libelf libdw zlib libtraceevent) ||
 	test_skip_all 'cannot build the driver'
 
 cat >prog.c <<'EOC'
