@@ -2111,7 +2111,8 @@ static void show_place_vars(struct debuginfo *dbg, struct probe_place *place,
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	free(scopes);
-	qsort(vl.v, vl.nr, sizeof(*vl.v), cmp_str);
+	if (vl.nr) /* qsort() takes no NULL array, even empty */
+		qsort(vl.v, vl.nr, sizeof(*vl.v), cmp_str);
 	for (int i = 0; i < vl.nr; i++) {
 		printf("\t\t%s\n", vl.v[i]);
 		free(vl.v[i]);
