@@ -70,15 +70,16 @@ test: $(PERF) $(UNIT_BINS)
 
 # libFuzzer targets: `make fuzz [FUZZ_SECONDS=N]` runs each N seconds.
 # The table of targets: NAME is tools/perf/tests/fuzz/fuzz-NAME.c with its
-# seeds in tools/perf/tests/fuzz/corpus/NAME/.  Add new ones here (the SDT
-# argument parser, the bundle reader, ...).
+# seeds in tools/perf/tests/fuzz/corpus/NAME/.  Add new ones here.
 FUZZ_TARGETS := \
 	probe-spec \
 	probe-trace \
 	probe-cache \
 	build-id \
 	config \
-	strfilter
+	strfilter \
+	sdt-arg \
+	bundle
 
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang-14

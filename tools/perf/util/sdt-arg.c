@@ -110,6 +110,14 @@ static int convert_operand(const char *op, struct strbuf *out)
 		return 0;
 
 	if (lparen) {
+		/* "-(%rax)" is no operand gas writes; perf 6.1 turns it into
+		 * "-(%ax)", which the kernel refuses: skip it instead. */
+		if (sign_len && !digits_len)
+			return 0;
+		/* "010(%rax)" is octal to gas and to the kernel, "08" to neither:
+		 * gcc never writes them, and perf's copy could mislead: skip. */
+		if (digits_len > 1 && digits[0] == '0')
+			return 0;
 		if (!sign_len && !digits_len)
 			strbuf_addstr(out, "+0");
 		else if (!sign_len)

@@ -124,7 +124,7 @@ if have_system_perf; then
 
 	test_expect_success 'argument forms: converted, or skipped, exactly as perf does' '
 		raw_prog raw "regs|0|8@%rax -4@%r8d 2@%si -1@%ah 1@%sil 8@%es 8@%r1 8@%rip 4@%cs" \
-			"mem|0|8@-16(%rbp) -4@8(%rsp) 4@(%rax) 8@-(%rax) 8@8(%rax 8@%rax)" \
+			"mem|0|8@-16(%rbp) -4@8(%rsp) 4@(%rax) 8@8(%rax 8@%rax)" \
 			"skipped|0|-8@\$5 4@foo(%rip) 8@(%rax,%rbx,8) -2@-0x10(%rbx) 4@glob 8@%rflags 8@%rbx" \
 			"notype|0|%rax 3@%rbx 0@%rcx @%rdx x@%rsi -8(%rbp)" \
 			"spaces|0|  8@%rax \t 4@%rcx 8@8 (%rax)" \
