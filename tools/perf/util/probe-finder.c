@@ -19,7 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/build-id.h"
 #include "util/debug.h"
+#include "util/debuginfod.h"
 #include "util/probe-event.h"
 #include "util/probe-finder.h"
 #include "util/strbuf.h"
@@ -830,9 +832,7 @@ static char *source_path(struct debuginfo *dbg, Dwarf_Die *cu, const char *file)
 	if (file[0] != '/' && dwarf_attr(cu, DW_AT_comp_dir, &attr))
 		dir = dwarf_formstring(&attr);
 	full = dir ? path_join(dir, file) : xstrdup(file);
-	if (!dbg->source_dir)
-		return full;
-	for (p = full; p && *p; p = strchr(p + 1, '/')) {
+	for (p = full; dbg->source_dir && p && *p; p = strchr(p + 1, '/')) {
 		char *try = path_join(dbg->source_dir, p[0] == '/' ? p + 1 : p);
 
 		if (!access(try, R_OK)) {
@@ -840,6 +840,23 @@ static char *source_path(struct debuginfo *dbg, Dwarf_Die *cu, const char *file)
 			return try;
 		}
 		free(try);
+	}
+	if (access(full, R_OK) < 0) {
+		/* Not here: the debuginfod servers may have it, by build-id. */
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		struct build_id bid;
+		char *fetched = NULL;
+		int n = dwfl_module_build_id(dbg->mod, &bits, &vaddr);
+
+		if (n > 0 && n <= BUILD_ID_SIZE) {
+			memcpy(bid.data, bits, n);
+			bid.size = n;
+			if (!debuginfod__find_source(&bid, NULL, full, &fetched)) {
+				free(full);
+				return fetched;
+			}
+		}
 	}
 	return full;
 }

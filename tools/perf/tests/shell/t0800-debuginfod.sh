@@ -53,6 +53,26 @@ test_expect_success 'the stripped program resolves through debuginfod to the -g 
 	test_cmp_file expect actual
 '
 
+test_expect_success 'source lines come from debuginfod when the source is not here' '
+	command -v unshare >/dev/null && have_root || { echo "# skip: needs unshare and root"; exit 0; }
+	mkdir -p src && cp app.c src/app.c && rm -f app.c &&
+	build_prog "$TEST_TMP/app2.g" "$TEST_TMP/src/app.c" -g -O0 &&
+	objcopy --only-keep-debug app2.g srv/app2.debug && strip -g -o app2 app2.g &&
+	kill -USR1 "$(cat server.pid)" && i=0 &&
+	until DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/app2" -D "handle seq" >/dev/null 2>&1; do
+		rm -rf "$DEBUGINFOD_CACHE_PATH"
+		i=$((i + 1)); [ $i -lt 100 ] || exit 1
+		sleep 0.2
+	done &&
+	rm -rf "$DEBUGINFOD_CACHE_PATH" &&
+	"$PERF" probe -x "$TEST_TMP/app2.g" -L handle >expect &&
+	# the source hidden from perf (a private mount), not from the server
+	DEBUGINFOD_URLS="$URL" unshare -m sh -c "mount -t tmpfs none \"$TEST_TMP/src\" &&
+		\"$PERF\" probe -x \"$TEST_TMP/app2\" -L handle" >actual &&
+	test_cmp_file expect actual &&
+	test -s actual
+'
+
 test_expect_success 'after --cache the add works with the server stopped and its client cache gone' '
 	DEBUGINFOD_URLS="$URL" "$PERF" probe --cache -n -q -x "$TEST_TMP/app" -a "$SPEC" &&
 	stop_server &&
