@@ -1479,24 +1479,43 @@ static char *probe_target__cache_dir(const struct probe_target *t)
 }
 
 /*
- * Open the target's cache for reading.  0 with *@pc, or 1 when there is
- * none or it is corrupt (then it is reported once and not used).
+ * The target's cache, for reading: 0 with *@pc (kept, not to be closed by
+ * the caller), or 1 when there is none or it is corrupt (then it is
+ * reported once and not used).
  */
 static int probe_target__open_cache(const struct probe_target *t, struct probe_cache **pc)
 {
+	/* One command resolves all its specs on one target: read its cache once. */
+	static struct {
+		char *key;
+		struct probe_cache *pc;
+	} memo;
+	const char *key = t->path ? t->path : t->module ? t->module : "";
 	struct strbuf err = STRBUF_INIT;
-	char *dir = probe_target__cache_dir(t);
+	char *dir;
 	int ret;
 
+	if (memo.key && !strcmp(memo.key, key)) {
+		*pc = memo.pc;
+		return memo.pc ? 0 : 1;
+	}
+	free(memo.key);
+	probe_cache__close(memo.pc);
+	memo.key = xstrdup(key);
+	memo.pc = NULL;
 	*pc = NULL;
+	dir = probe_target__cache_dir(t);
 	if (!dir)
 		return 1;
-	ret = probe_cache__open(dir, false, pc, &err);
+	ret = probe_cache__open(dir, false, &memo.pc, &err);
 	/* With --cache, the store reports it as an error. */
 	if (ret == -EBADMSG && !probe_conf.cache)
 		pr_warning("Warning: not using the corrupt probe cache %s\n", err.buf);
 	strbuf_release(&err);
 	free(dir);
+	if (ret)
+		memo.pc = NULL;
+	*pc = memo.pc;
 	return ret ? 1 : 0;
 }
 
@@ -1621,10 +1640,8 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 	struct probe_cache *pc;
 	int ret = 0;
 
-	if (!probe_target__open_cache(t, &pc)) {
+	if (!probe_target__open_cache(t, &pc)) /* kept for the next spec */
 		ret = find_in_cache(pc, pev, t, tevs);
-		probe_cache__close(pc);
-	}
 	if (ret == 0 && pev->sdt)
 		ret = find_sdt_in_binary(pev, t, tevs);
 	if (ret > 0 && pev->sdt && !probe_conf.dry_run) {
