@@ -333,29 +333,43 @@ static void free_syms(struct elf_symbol *syms, int nr)
 	free(syms);
 }
 
-int symbol_elf__load(const char *path, struct symbol_elf **out)
+/* A new symbol_elf of @elf with its path, type and PT_LOAD layout only. */
+static int read_layout(Elf *elf, const char *path, struct symbol_elf **out)
 {
-	struct symbol_elf *se;
-	struct sym_vec sv = { 0 };
+	struct symbol_elf *se = xzalloc(sizeof(*se));
 	char real[PATH_MAX];
 	GElf_Ehdr ehdr;
+	size_t shnum;
+	int ret;
+
+	se->path = xstrdup(realpath(path, real) ? real : path);
+	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrnum(elf, &shnum) < 0) {
+		ret = -EBADMSG;
+	} else {
+		se->e_type = ehdr.e_type;
+		ret = read_loads(elf, se);
+	}
+	if (ret < 0) {
+		symbol_elf__delete(se);
+		return ret;
+	}
+	*out = se;
+	return 0;
+}
+
+int symbol_elf__load(const char *path, struct symbol_elf **out)
+{
+	struct symbol_elf *se = NULL;
+	struct sym_vec sv = { 0 };
 	GElf_Shdr shdr;
 	Elf_Scn *scn;
-	size_t shnum;
 	Elf *elf;
 	int fd, ret;
 
 	ret = elf_open(path, &fd, &elf);
 	if (ret < 0)
 		return ret;
-	se = xzalloc(sizeof(*se));
-	se->path = xstrdup(realpath(path, real) ? real : path);
-	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrnum(elf, &shnum) < 0) {
-		ret = -EBADMSG;
-		goto out;
-	}
-	se->e_type = ehdr.e_type;
-	ret = read_loads(elf, se);
+	ret = read_layout(elf, path, &se);
 	if (ret < 0)
 		goto out;
 	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
@@ -402,29 +416,12 @@ out:
 
 int symbol_elf__load_layout(const char *path, struct symbol_elf **out)
 {
-	struct symbol_elf *se;
-	char real[PATH_MAX];
-	GElf_Ehdr ehdr;
 	Elf *elf;
-	int fd, ret;
+	int fd, ret = elf_open(path, &fd, &elf);
 
-	ret = elf_open(path, &fd, &elf);
 	if (ret < 0)
 		return ret;
-	se = xzalloc(sizeof(*se));
-	se->path = xstrdup(realpath(path, real) ? real : path);
-	if (!gelf_getehdr(elf, &ehdr)) {
-		ret = -EBADMSG;
-	} else {
-		se->e_type = ehdr.e_type;
-		ret = read_loads(elf, se);
-	}
-	if (ret < 0) {
-		symbol_elf__delete(se);
-	} else {
-		*out = se;
-		ret = 0;
-	}
+	ret = read_layout(elf, path, out);
 	elf_end(elf);
 	close(fd);
 	return ret;
