@@ -351,6 +351,49 @@ static void place_list__clear(struct place_list *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
+/*
+ * The scopes whose variables perf sees at a place, innermost first: the
+ * blocks and the code inlined into the probed function (or inlined
+ * instance) holding the address, the function, then the CU.  Followed
+ * down from the function itself: gcc may leave an inlined instance outside
+ * the ranges of the instance that called it (do_sys_open in the syscall
+ * wrappers of a vmlinux), so a walk down from the CU can miss it.
+ * Returns the count; *@out is a new array.
+ */
+static int place_scopes(struct probe_place *place, Dwarf_Die **out)
+{
+	Dwarf_Die *chain = xmalloc(sizeof(*chain) * 2), child;
+	int nr = 1;
+
+	chain[0] = place->func;
+	for (bool deeper = true; deeper;) {
+		deeper = false;
+		if (dwarf_child(&chain[nr - 1], &child))
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+			    dwarf_haspc(&child, place->addr) > 0) {
+				chain = realloc(chain, sizeof(*chain) * (nr + 2));
+				chain[nr++] = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	chain[nr++] = place->cu;
+	/* Innermost first, the CU last. */
+	for (int i = 0; i < (nr - 1) / 2; i++) {
+		Dwarf_Die tmp = chain[i];
+
+		chain[i] = chain[nr - 2 - i];
+		chain[nr - 2 - i] = tmp;
+	}
+	*out = chain;
+	return nr;
+}
+
 /* Candidate functions of a spec: DIEs (subprograms or inlined instances). */
 struct func_list {
 	Dwarf_Die *die;
@@ -1427,64 +1470,36 @@ static int loc_to_trace_arg(struct arg_ctx *c, struct arg_loc *loc, struct probe
 	return 0;
 }
 
+/* The variable or parameter named @name among the children of @scope. */
+static bool scope_variable(Dwarf_Die *scope, const char *name, bool globals, Dwarf_Die *var)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child))
+		return false;
+	do {
+		int t = dwarf_tag(&child);
+
+		if ((t == DW_TAG_variable || (!globals && t == DW_TAG_formal_parameter)) &&
+		    die_name_match(&child, name)) {
+			*var = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
 /* Look a variable up by name in the scopes of the place, then the CU. */
 static bool find_variable(struct arg_ctx *c, const char *name, Dwarf_Die *var)
 {
 	Dwarf_Die *scopes = NULL;
-	int n = die_scopes(&c->place->cu, c->place->addr, &scopes);
+	int n = place_scopes(c->place, &scopes);
 	bool found = false;
-	Dwarf_Off stop = dwarf_dieoffset(&c->place->func);
 
-	for (int i = 0; i < n && !found; i++) {
-		Dwarf_Die child;
-		int tag = dwarf_tag(&scopes[i]);
-
-		if (!dwarf_child(&scopes[i], &child)) {
-			do {
-				int t = dwarf_tag(&child);
-
-				if ((t == DW_TAG_variable || t == DW_TAG_formal_parameter) &&
-				    die_name_match(&child, name)) {
-					*var = child;
-					found = true;
-				}
-			} while (!found && dwarf_siblingof(&child, &child) == 0);
-		}
-		/* Above the probed function only the CU's globals count. */
-		if (dwarf_dieoffset(&scopes[i]) == stop ||
-		    (tag == DW_TAG_subprogram && i + 1 < n)) {
-			for (int j = i + 1; j < n && !found; j++) {
-				if (dwarf_tag(&scopes[j]) != DW_TAG_compile_unit)
-					continue;
-				if (!dwarf_child(&scopes[j], &child)) {
-					do {
-						if (dwarf_tag(&child) == DW_TAG_variable &&
-						    die_name_match(&child, name)) {
-							*var = child;
-							found = true;
-						}
-					} while (!found && dwarf_siblingof(&child, &child) == 0);
-				}
-			}
-			break;
-		}
-	}
+	for (int i = 0; i < n - 1 && !found; i++)
+		found = scope_variable(&scopes[i], name, false, var);
 	free(scopes);
-	if (!found) {
-		/* A global of the CU when getscopes gave nothing. */
-		Dwarf_Die child;
-
-		if (!dwarf_child(&c->place->cu, &child)) {
-			do {
-				if (dwarf_tag(&child) == DW_TAG_variable &&
-				    die_name_match(&child, name)) {
-					*var = child;
-					found = true;
-				}
-			} while (!found && dwarf_siblingof(&child, &child) == 0);
-		}
-	}
-	return found;
+	return found || scope_variable(&c->place->cu, name, true, var);
 }
 
 /* The argument name perf gives: the last member, else VAR[:TYPE] made an identifier. */
@@ -2033,30 +2048,22 @@ static void show_place_vars(struct debuginfo *dbg, struct probe_place *place,
 	struct var_lines vl = { 0 };
 	Dwarf_Die *scopes = NULL, child;
 	Dwarf_Addr entry = place->addr;
-	int n = die_scopes(&place->cu, place->addr, &scopes);
+	int n = place_scopes(place, &scopes);
 
 	func_entry(&place->real, &entry);
 	printf("\t@<%s+%" PRIu64 ">\n", func_name(&place->real), (uint64_t)(place->addr - entry));
-	for (int i = 0, above = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	for (int i = 0; i < n; i++) {
+		bool cu = i == n - 1;
 
-		/* Past the probed function (or inlined instance) only the CU. */
-		if (above && tag != DW_TAG_compile_unit)
-			continue;
-		if (dwarf_dieoffset(&scopes[i]) == dwarf_dieoffset(&place->func))
-			above = 1;
-
-		if (tag == DW_TAG_compile_unit && !externs)
+		if (cu && !externs)
 			break;
 		if (dwarf_child(&scopes[i], &child))
 			continue;
 		do {
 			int t = dwarf_tag(&child);
 
-			if (t == DW_TAG_variable ||
-			    (t == DW_TAG_formal_parameter && tag != DW_TAG_compile_unit))
-				var_lines__add_die(&c, &vl, &child, &scopes[i], range,
-						   tag == DW_TAG_compile_unit, filter);
+			if (t == DW_TAG_variable || (t == DW_TAG_formal_parameter && !cu))
+				var_lines__add_die(&c, &vl, &child, &scopes[i], range, cu, filter);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	free(scopes);
