@@ -678,9 +678,12 @@ static const char *func_name(Dwarf_Die *func)
 
 static bool func_entry(Dwarf_Die *func, Dwarf_Addr *addr)
 {
-	if (!dwarf_entrypc(func, addr))
+	Dwarf_Addr base, end;
+
+	if (!dwarf_entrypc(func, addr) || !dwarf_lowpc(func, addr))
 		return true;
-	return dwarf_lowpc(func, addr) == 0;
+	/* Split in hot and cold parts (do_exit in a vmlinux): the first range. */
+	return dwarf_ranges(func, 0, &base, addr, &end) > 0;
 }
 
 /* The address after the prologue, as perf takes it: the next line row. */
@@ -714,7 +717,9 @@ static Dwarf_Addr skip_prologue(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry
  */
 /*
  * The call site of the outermost inlined instance holding @addr, as the
- * line perf attributes code inlined there to.  False when none holds it.
+ * line perf attributes code inlined there to: only at the entry of that
+ * instance, the rest of its code is not the call's line.  False when none
+ * holds it.
  */
 static bool call_site(Dwarf_Die *cu, Dwarf_Addr addr, const char **src, int *line)
 {
@@ -726,9 +731,12 @@ static bool call_site(Dwarf_Die *cu, Dwarf_Addr addr, const char **src, int *lin
 	bool found = false;
 
 	for (int i = n - 1; i >= 0 && !found; i--) {
+		Dwarf_Addr entry;
+
 		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 			continue;
-		if (die_get_udata(&scopes[i], DW_AT_call_file, &cfile) &&
+		if (func_entry(&scopes[i], &entry) && entry == addr &&
+		    die_get_udata(&scopes[i], DW_AT_call_file, &cfile) &&
 		    die_get_udata(&scopes[i], DW_AT_call_line, &cline) &&
 		    !dwarf_getsrcfiles(cu, &files, &nfiles) && cfile < nfiles) {
 			*src = dwarf_filesrc(files, cfile, NULL, NULL);
@@ -739,6 +747,20 @@ static bool call_site(Dwarf_Die *cu, Dwarf_Addr addr, const char **src, int *lin
 	}
 	free(scopes);
 	return found;
+}
+
+/*
+ * Is @a the entry of subprogram @func?  perf takes the entry as the line
+ * of the declaration: another line whose first row is there ("{" of a
+ * kernel function, built with -fpatchable-function-entry) is refused as
+ * sharing the declaration's address.
+ */
+static bool at_entry(Dwarf_Die *func, Dwarf_Addr a, bool mapped)
+{
+	Dwarf_Addr entry;
+
+	return func && !mapped && dwarf_tag(func) == DW_TAG_subprogram &&
+	       func_entry(func, &entry) && entry == a;
 }
 
 static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int lineno,
@@ -791,12 +813,11 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 			    dwarf_linesrc(p, NULL, NULL) == dwarf_linesrc(l, NULL, NULL))
 				shared_here = pln;
 		}
-		if (!shared && shared_here) {
+		if (!shared && (shared_here || at_entry(func, a, mapped))) {
 			Dwarf_Addr entry;
 
 			/* At a function's entry perf points at the function itself. */
-			shared = func && !dwarf_entrypc(func, &entry) && entry == a ? -1
-										    : shared_here;
+			shared = func && func_entry(func, &entry) && entry == a ? -1 : shared_here;
 		}
 		if (func)
 			place_list__add(pl, a, cu, func, name);
@@ -1005,6 +1026,7 @@ struct arg_loc {
 	long global_off;
 	const char *global_name;
 	char *constant;			  /* "\\N" of a DW_OP_lit/const value */
+	int mask_bytes;			  /* the value read is masked to so many bytes */
 	struct probe_trace_arg_ref *refs; /* innermost first */
 };
 
@@ -1126,6 +1148,17 @@ static int var_location(struct arg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
 	n = dwarf_getlocation_addr(&attr, c->place->addr, &ops, &nops, 1);
 	if (n <= 0 || nops == 0)
 		return -ENOENT;
+	if (nops == 4 && ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31 &&
+	    !ops[0].number && ops[2].atom == DW_OP_and && ops[3].atom == DW_OP_stack_value &&
+	    (ops[1].number == 0xff || ops[1].number == 0xffff || ops[1].number == 0xffffffff)) {
+		/*
+		 * A register masked to its low bytes: the register, read as wide
+		 * as the type.  (perf 6.1 reads the memory it points to.)
+		 */
+		loc->mask_bytes = ops[1].number == 0xff ? 1 : ops[1].number == 0xffff ? 2 : 4;
+		loc->reg = dwarf_regname(ops[0].atom - DW_OP_breg0);
+		return loc->reg ? 0 : -ENOTSUP;
+	}
 	if (nops == 2 && ops[1].atom == DW_OP_stack_value) {
 		/* A value, not a place: a constant, or a register as it is. */
 		uint8_t op = ops[0].atom;
@@ -1145,6 +1178,27 @@ static int var_location(struct arg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
 		if (!sb.len)
 			return loc->reg ? 0 : -ENOTSUP;
 		loc->constant = strbuf_detach(&sb, NULL);
+		return 0;
+	}
+	if (nops >= 3 && ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31 &&
+	    ops[1].atom == DW_OP_deref && ops[nops - 1].atom == DW_OP_stack_value) {
+		/*
+		 * The value loaded from REG+OFF, maybe masked (a short passed in
+		 * pt_regs): the memory at REG+OFF, read as wide as the type, when
+		 * the mask keeps at least that much.
+		 */
+		if (nops == 5 && ops[3].atom == DW_OP_and &&
+		    (ops[2].number == 0xff || ops[2].number == 0xffff ||
+		     ops[2].number == 0xffffffff))
+			loc->mask_bytes = ops[2].number == 0xff	    ? 1
+					  : ops[2].number == 0xffff ? 2
+								    : 4;
+		else if (nops != 3)
+			return -ENOTSUP;
+		loc->reg = dwarf_regname(ops[0].atom - DW_OP_breg0);
+		if (!loc->reg)
+			return -ENOTSUP;
+		arg_loc__push(loc, (long)ops[0].number);
 		return 0;
 	}
 	if (nops == 1 || (nops == 2 && ops[1].atom == DW_OP_plus_uconst)) {
@@ -1197,13 +1251,33 @@ static bool is_char_type(Dwarf_Die *type)
 			     enc == DW_ATE_signed || enc == DW_ATE_unsigned);
 }
 
-/* The fetcharg type perf gives a value of @type: s/x + bits, NULL for aggregates. */
+static const char *type_name_for_msg(Dwarf_Die *type)
+{
+	const char *n = dwarf_diename(type);
+
+	return n ? n : "(unnamed)";
+}
+
+/* The fetcharg type perf gives a value of @type: s/x + bits, NULL for arrays. */
 static char *basic_type_name(Dwarf_Die *type)
 {
 	struct strbuf sb = STRBUF_INIT;
 	Dwarf_Word enc = 0;
 	int size, tag = dwarf_tag(type);
 
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+		/* perf reads a struct as its first bits, at most 64. */
+		size = dwarf_bytesize(type);
+		if (size <= 0)
+			return NULL;
+		if (size > 8) {
+			pr_warning("%s exceeds max-bitwidth. Cut down to 64 bits.\n",
+				   type_name_for_msg(type));
+			size = 8;
+		}
+		strbuf_addf(&sb, "x%d", size * 8);
+		return strbuf_detach(&sb, NULL);
+	}
 	if (tag != DW_TAG_base_type && tag != DW_TAG_pointer_type &&
 	    tag != DW_TAG_enumeration_type && tag != DW_TAG_reference_type)
 		return NULL;
@@ -1298,13 +1372,6 @@ static int loc_add_offset(struct arg_loc *loc, long off)
 	else
 		return -ENOTSUP;
 	return 0;
-}
-
-static const char *type_name_for_msg(Dwarf_Die *type)
-{
-	const char *n = dwarf_diename(type);
-
-	return n ? n : "(unnamed)";
 }
 
 /*
@@ -1569,6 +1636,12 @@ static int convert_variable(struct arg_ctx *c, const struct perf_probe_arg *pa, 
 		arg_loc__clear(&loc);
 		return -EINVAL;
 	}
+	if (loc.mask_bytes &&
+	    (dwarf_bytesize(&type) <= 0 || dwarf_bytesize(&type) > loc.mask_bytes)) {
+		pr_err("Sorry, we don't support this variable location yet.\n");
+		arg_loc__clear(&loc);
+		return -ENOTSUP;
+	}
 	ret = walk_fields(pa, &loc, &type, &bitfield);
 	if (ret)
 		goto out;
@@ -1688,7 +1761,17 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 		Dwarf_Die var;
 
 		if (!strcmp(pa->var, "$vars") || !strcmp(pa->var, "$params")) {
+			int before = nargs;
+
 			collect_vars(&c, &place->func, pa->var[1] == 'p', &args, &nargs);
+			if (nargs == before) {
+				/* Nothing lives here: perf fails as for one variable. */
+				pr_err("Failed to find the location of the '%s' variable at this address.\n"
+				       " Perhaps it has been optimized out.\n"
+				       " Use -V with the --range option to show '%s' location range.\n",
+				       pa->var, pa->var);
+				ret = -ENOENT;
+			}
 			continue;
 		}
 		if (!perf_probe_arg_need_dwarf(pa)) {
