@@ -457,18 +457,30 @@ struct inline_walk {
 	Dwarf_Die *cu;
 };
 
+/* The abstract DIE of a copy of a function, or the DIE itself. */
+static Dwarf_Off origin_offset(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin;
+
+	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
+		return dwarf_dieoffset(&origin);
+	return dwarf_dieoffset(die);
+}
+
 static int add_inline_instance(Dwarf_Die *inst, void *arg)
 {
 	struct inline_walk *w = arg;
 	Dwarf_Addr entry;
 
 	/*
-	 * An instance inside another instance of the same function (gcc's
-	 * split parts inlined back) is a piece of that one, not a call.
+	 * An instance inside another copy of the same function, inlined or
+	 * out of line (gcc's split parts inlined back: bprm_execve+100), is a
+	 * piece of that one, not a call.
 	 */
 	if (!dwarf_entrypc(inst, &entry)) {
 		for (int i = 0; i < w->fl->nr; i++)
-			if (dwarf_tag(&w->fl->die[i]) == DW_TAG_inlined_subroutine &&
+			if (origin_offset(&w->fl->die[i]) == origin_offset(inst) &&
 			    dwarf_haspc(&w->fl->die[i], entry) > 0)
 				return DWARF_CB_OK;
 	}
@@ -1488,7 +1500,8 @@ static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwa
 			if (die_get_udata(&member, DW_AT_data_bit_offset, &boff)) {
 				/* DWARF 5: bits from the start of the struct. */
 				unit = (long)(boff / bsize) * size;
-				loc_add_offset(loc, unit - off);
+				/* Relative to the struct holding it: off is that one's. */
+				loc_add_offset(loc, unit);
 				boff -= (Dwarf_Word)unit * 8;
 			} else {
 				Dwarf_Word be = 0;
