@@ -1997,6 +1997,9 @@ static bool add_type_name(struct strbuf *sb, Dwarf_Die *die)
 		break;
 	}
 	name = dwarf_diename(&type);
+	/* An anonymous struct, union or enum has no name perf can print. */
+	if (!name && sb->len && sb->buf[sb->len - 1] == ' ')
+		return false;
 	strbuf_addstr(sb, name ? name : "");
 	return true;
 }
@@ -2027,12 +2030,12 @@ static void add_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, 
 		if (attr.form == DW_FORM_exprloc || attr.form == DW_FORM_block1 ||
 		    attr.form == DW_FORM_block2 || attr.form == DW_FORM_block4 ||
 		    attr.form == DW_FORM_block) {
-			Dwarf_Addr lo, hi;
-
 			/* A single location holds in the whole declaring scope. */
-			if (!dwarf_lowpc(scope, &lo) && !dwarf_highpc(scope, &hi))
-				strbuf_addf(sb, "%" PRIu64 "-%" PRIu64, (uint64_t)(lo - entry),
-					    (uint64_t)(hi - entry));
+			while ((off = dwarf_ranges(scope, off, &base, &start, &end)) > 0) {
+				strbuf_addf(sb, "%s%" PRIu64 "-%" PRIu64, first ? "" : ",",
+					    (uint64_t)(start - entry), (uint64_t)(end - entry));
+				first = false;
+			}
 		} else {
 			while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops,
 							 &nops)) > 0) {
@@ -2115,7 +2118,10 @@ static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Di
 	 * With --range perf lists those with no location here too, as [INV];
 	 * constants and locations it can not read it leaves out.
 	 */
-	if (!live && (!range || ret != -ENOENT || !has_some_range(var) || ext))
+	if (!live && ret == -ENOENT && ext &&
+	    (dwarf_hasattr_integrate(var, DW_AT_external) || dwarf_hasattr(var, DW_AT_const_value)))
+		; /* a global defined elsewhere, or a constant: perf lists it */
+	else if (!live && (!range || ret != -ENOENT || !has_some_range(var) || ext))
 		return;
 	for (int i = 0; i < vl->nr; i++) {
 		/* An inner variable hides an outer one of the same name. */
