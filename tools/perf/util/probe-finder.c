@@ -2100,6 +2100,24 @@ static bool has_some_range(Dwarf_Die *var)
 	return false;
 }
 
+/* Is the first entry of @var's location list one perf reads (not a constant)? */
+static bool first_entry_readable(Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	uint8_t op;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr) ||
+	    dwarf_getlocations(&attr, 0, &base, &start, &end, &ops, &nops) <= 0 || !nops)
+		return false;
+	op = ops[0].atom;
+	return (op >= DW_OP_reg0 && op <= DW_OP_reg31) ||
+	       (op >= DW_OP_breg0 && op <= DW_OP_breg31) || op == DW_OP_regx || op == DW_OP_bregx ||
+	       op == DW_OP_fbreg || op == DW_OP_addr;
+}
+
 static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Die *var,
 			       Dwarf_Die *scope, bool range, bool ext,
 			       const struct strfilter *filter)
@@ -2121,7 +2139,8 @@ static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Di
 	if (!live && ret == -ENOENT && ext &&
 	    (dwarf_hasattr_integrate(var, DW_AT_external) || dwarf_hasattr(var, DW_AT_const_value)))
 		; /* a global defined elsewhere, or a constant: perf lists it */
-	else if (!live && (!range || ret != -ENOENT || !has_some_range(var) || ext))
+	else if (!live && (!range || ret != -ENOENT || !has_some_range(var) || ext ||
+			   !first_entry_readable(var)))
 		return;
 	for (int i = 0; i < vl->nr; i++) {
 		/* An inner variable hides an outer one of the same name. */
