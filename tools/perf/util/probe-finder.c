@@ -2459,6 +2459,14 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		dwarf_decl_line(f, &decl);
 		real = source_path(dbg, &fl.cu[f - fl.die], path);
 		nlines = count_lines(real);
+		if (!nlines) {
+			/* Nothing on stdout then, as perf. */
+			pr_err("Failed to open %s: %s\nFailed to find source file path.\n", real,
+			       strerror(ENOENT));
+			free(real);
+			func_list__clear(&fl);
+			return -ENOENT;
+		}
 		code = xzalloc(sizeof(bool) * (nlines + 1));
 		for (int i = 0; i < fl.nr && nlines > 0; i++)
 			if (&fl.die[i] == f ||
