@@ -622,7 +622,7 @@ static void find_functions(struct debuginfo *dbg, const char *pattern, const cha
 {
 	bool glob = strpbrk(pattern, "*?[") != NULL;
 	int nsyms = dwfl_module_getsymtab(dbg->mod);
-	bool via_symbol = false;
+	bool via_symbol = false, in_headers = false;
 
 	/* A glob walks the CUs anyway, and perf lists in their order. */
 	for (int i = 1; i < nsyms && !glob; i++) {
@@ -650,10 +650,20 @@ static void find_functions(struct debuginfo *dbg, const char *pattern, const cha
 		if (!die_in_file(&func, file))
 			continue;
 		via_symbol = true;
+		/*
+		 * A static function of a header (put_page) may be inlined in
+		 * every CU that includes it, not only in the one that kept a
+		 * copy: those take the walk, as perf does.  Other functions
+		 * are inlined only in their own CU.
+		 */
+		if (GELF_ST_BIND(sym.st_info) == STB_LOCAL &&
+		    !source_matches(dwarf_decl_file(&func), dwarf_diename(&cu)))
+			in_headers = true;
 		add_function(fl, &func, &cu, no_inlines);
 	}
-	if (via_symbol && !glob)
+	if (via_symbol && !glob && !in_headers)
 		goto sort;
+	func_list__clear(fl);
 
 	/* Not in the symbol table (inlined only, or a glob): walk the CUs. */
 	Dwarf_Off off = 0, next;
