@@ -1849,8 +1849,11 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		opts.ctx = (void *)probe_target__layout(t);
 	}
 	n = debuginfo__find_trace_events(dbg, pev, &opts, tevs);
-	if (n == -ENOENT && !need) {
-		/* Not in DWARF (an assembler function, a PLT entry): symbols. */
+	if ((n == -ENOENT || n == -E2BIG) && !need) {
+		/*
+		 * Not in DWARF (an assembler function, a PLT entry), or inlined
+		 * in too many places (put_page, after perf's message): symbols.
+		 */
 		ret = 0;
 		goto out;
 	}

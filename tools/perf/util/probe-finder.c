@@ -353,6 +353,49 @@ static void place_list__clear(struct place_list *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
+/*
+ * The scopes whose variables perf sees at a place, innermost first: the
+ * blocks and the code inlined into the probed function (or inlined
+ * instance) holding the address, the function, then the CU.  Followed
+ * down from the function itself: gcc may leave an inlined instance outside
+ * the ranges of the instance that called it (do_sys_open in the syscall
+ * wrappers of a vmlinux), so a walk down from the CU can miss it.
+ * Returns the count; *@out is a new array.
+ */
+static int place_scopes(struct probe_place *place, Dwarf_Die **out)
+{
+	Dwarf_Die *chain = xmalloc(sizeof(*chain) * 2), child;
+	int nr = 1;
+
+	chain[0] = place->func;
+	for (bool deeper = true; deeper;) {
+		deeper = false;
+		if (dwarf_child(&chain[nr - 1], &child))
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+			    dwarf_haspc(&child, place->addr) > 0) {
+				chain = realloc(chain, sizeof(*chain) * (nr + 2));
+				chain[nr++] = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	chain[nr++] = place->cu;
+	/* Innermost first, the CU last. */
+	for (int i = 0; i < (nr - 1) / 2; i++) {
+		Dwarf_Die tmp = chain[i];
+
+		chain[i] = chain[nr - 2 - i];
+		chain[nr - 2 - i] = tmp;
+	}
+	*out = chain;
+	return nr;
+}
+
 /* Candidate functions of a spec: DIEs (subprograms or inlined instances). */
 struct func_list {
 	Dwarf_Die *die;
@@ -416,18 +459,30 @@ struct inline_walk {
 	Dwarf_Die *cu;
 };
 
+/* The abstract DIE of a copy of a function, or the DIE itself. */
+static Dwarf_Off origin_offset(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin;
+
+	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
+		return dwarf_dieoffset(&origin);
+	return dwarf_dieoffset(die);
+}
+
 static int add_inline_instance(Dwarf_Die *inst, void *arg)
 {
 	struct inline_walk *w = arg;
 	Dwarf_Addr entry;
 
 	/*
-	 * An instance inside another instance of the same function (gcc's
-	 * split parts inlined back) is a piece of that one, not a call.
+	 * An instance inside another copy of the same function, inlined or
+	 * out of line (gcc's split parts inlined back: bprm_execve+100), is a
+	 * piece of that one, not a call.
 	 */
 	if (!dwarf_entrypc(inst, &entry)) {
 		for (int i = 0; i < w->fl->nr; i++)
-			if (dwarf_tag(&w->fl->die[i]) == DW_TAG_inlined_subroutine &&
+			if (origin_offset(&w->fl->die[i]) == origin_offset(inst) &&
 			    dwarf_haspc(&w->fl->die[i], entry) > 0)
 				return DWARF_CB_OK;
 	}
@@ -566,15 +621,24 @@ static bool symbol_is(const char *name, const char *pattern, size_t len)
 	       (name[len] == '\0' || name[len] == '@');
 }
 
-/* Add the function at @addr when its DWARF is the one looked for. */
-static bool add_function_at(struct debuginfo *dbg, Dwarf_Addr addr, const char *file,
-			    bool no_inlines, struct func_list *fl)
+/*
+ * Add the function at @addr when its DWARF is the one looked for.  A
+ * static function of a header (put_page) may be inlined in every CU that
+ * includes it, not only in the one that kept a copy: *@in_headers tells
+ * the caller to walk the CUs then, as perf does.  Other functions are
+ * inlined only in their own CU.
+ */
+static bool add_function_at(struct debuginfo *dbg, const GElf_Sym *sym, const char *file,
+			    bool no_inlines, struct func_list *fl, bool *in_headers)
 {
 	Dwarf_Die cu, func;
 
-	if (!cu_die_of_address(dbg, addr, &cu) || !find_subprogram_at(&cu, addr, &func) ||
-	    !die_in_file(&func, file))
+	if (!cu_die_of_address(dbg, sym->st_value, &cu) ||
+	    !find_subprogram_at(&cu, sym->st_value, &func) || !die_in_file(&func, file))
 		return false;
+	if (GELF_ST_BIND(sym->st_info) == STB_LOCAL &&
+	    !source_matches(dwarf_decl_file(&func), dwarf_diename(&cu)))
+		*in_headers = true;
 	add_function(fl, &func, &cu, no_inlines);
 	return true;
 }
@@ -586,7 +650,7 @@ static bool add_function_at(struct debuginfo *dbg, Dwarf_Addr addr, const char *
  * every symbol first, only serves files without one.
  */
 static bool find_functions_by_symbol(struct debuginfo *dbg, const char *pattern, const char *file,
-				     bool no_inlines, struct func_list *fl)
+				     bool no_inlines, struct func_list *fl, bool *in_headers)
 {
 	size_t len = strlen(pattern);
 	Elf *elfs[2] = { NULL, dwarf_getelf(dbg->dw) };
@@ -617,7 +681,8 @@ static bool find_functions_by_symbol(struct debuginfo *dbg, const char *pattern,
 				    !symbol_is(elf_strptr(elfs[e], shdr.sh_link, sym.st_name),
 					       pattern, len))
 					continue;
-				found |= add_function_at(dbg, sym.st_value, file, no_inlines, fl);
+				found |= add_function_at(dbg, &sym, file, no_inlines, fl,
+							 in_headers);
 			}
 			return found;
 		}
@@ -631,7 +696,7 @@ static bool find_functions_by_symbol(struct debuginfo *dbg, const char *pattern,
 
 		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_value &&
 		    symbol_is(name, pattern, len))
-			found |= add_function_at(dbg, sym.st_value, file, no_inlines, fl);
+			found |= add_function_at(dbg, &sym, file, no_inlines, fl, in_headers);
 	}
 	return found;
 }
@@ -645,13 +710,15 @@ static void find_functions(struct debuginfo *dbg, const char *pattern, const cha
 			   bool no_inlines, struct func_list *fl)
 {
 	bool glob = strpbrk(pattern, "*?[") != NULL;
-	bool via_symbol = false;
+	bool via_symbol = false, in_headers = false;
 
 	/* A glob walks the CUs anyway, and perf lists in their order. */
 	if (!glob)
-		via_symbol = find_functions_by_symbol(dbg, pattern, file, no_inlines, fl);
-	if (via_symbol && !glob)
+		via_symbol = find_functions_by_symbol(dbg, pattern, file, no_inlines, fl,
+						      &in_headers);
+	if (via_symbol && !glob && !in_headers)
 		goto sort;
+	func_list__clear(fl);
 
 	/* Not in the symbol table (inlined only, or a glob): walk the CUs. */
 	Dwarf_Off off = 0, next;
@@ -688,9 +755,12 @@ static const char *func_name(Dwarf_Die *func)
 
 static bool func_entry(Dwarf_Die *func, Dwarf_Addr *addr)
 {
-	if (!dwarf_entrypc(func, addr))
+	Dwarf_Addr base, end;
+
+	if (!dwarf_entrypc(func, addr) || !dwarf_lowpc(func, addr))
 		return true;
-	return dwarf_lowpc(func, addr) == 0;
+	/* Split in hot and cold parts (do_exit in a vmlinux): the first range. */
+	return dwarf_ranges(func, 0, &base, addr, &end) > 0;
 }
 
 /* The address after the prologue, as perf takes it: the next line row. */
@@ -724,7 +794,9 @@ static Dwarf_Addr skip_prologue(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry
  */
 /*
  * The call site of the outermost inlined instance holding @addr, as the
- * line perf attributes code inlined there to.  False when none holds it.
+ * line perf attributes code inlined there to: only at the entry of that
+ * instance, the rest of its code is not the call's line.  False when none
+ * holds it.
  */
 static bool call_site(Dwarf_Die *cu, Dwarf_Addr addr, const char **src, int *line)
 {
@@ -736,9 +808,12 @@ static bool call_site(Dwarf_Die *cu, Dwarf_Addr addr, const char **src, int *lin
 	bool found = false;
 
 	for (int i = n - 1; i >= 0 && !found; i--) {
+		Dwarf_Addr entry;
+
 		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 			continue;
-		if (die_get_udata(&scopes[i], DW_AT_call_file, &cfile) &&
+		if (func_entry(&scopes[i], &entry) && entry == addr &&
+		    die_get_udata(&scopes[i], DW_AT_call_file, &cfile) &&
 		    die_get_udata(&scopes[i], DW_AT_call_line, &cline) &&
 		    !dwarf_getsrcfiles(cu, &files, &nfiles) && cfile < nfiles) {
 			*src = dwarf_filesrc(files, cfile, NULL, NULL);
@@ -749,6 +824,20 @@ static bool call_site(Dwarf_Die *cu, Dwarf_Addr addr, const char **src, int *lin
 	}
 	free(scopes);
 	return found;
+}
+
+/*
+ * Is @a the entry of subprogram @func?  perf takes the entry as the line
+ * of the declaration: another line whose first row is there ("{" of a
+ * kernel function, built with -fpatchable-function-entry) is refused as
+ * sharing the declaration's address.
+ */
+static bool at_entry(Dwarf_Die *func, Dwarf_Addr a, bool mapped)
+{
+	Dwarf_Addr entry;
+
+	return func && !mapped && dwarf_tag(func) == DW_TAG_subprogram &&
+	       func_entry(func, &entry) && entry == a;
 }
 
 static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int lineno,
@@ -801,12 +890,11 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 			    dwarf_linesrc(p, NULL, NULL) == dwarf_linesrc(l, NULL, NULL))
 				shared_here = pln;
 		}
-		if (!shared && shared_here) {
+		if (!shared && (shared_here || at_entry(func, a, mapped))) {
 			Dwarf_Addr entry;
 
 			/* At a function's entry perf points at the function itself. */
-			shared = func && !dwarf_entrypc(func, &entry) && entry == a ? -1
-										    : shared_here;
+			shared = func && func_entry(func, &entry) && entry == a ? -1 : shared_here;
 		}
 		if (func)
 			place_list__add(pl, a, cu, func, name);
@@ -1030,6 +1118,7 @@ struct arg_loc {
 	long global_off;
 	const char *global_name;
 	char *constant;			  /* "\\N" of a DW_OP_lit/const value */
+	int mask_bytes;			  /* the value read is masked to so many bytes */
 	struct probe_trace_arg_ref *refs; /* innermost first */
 };
 
@@ -1151,6 +1240,17 @@ static int var_location(struct arg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
 	n = dwarf_getlocation_addr(&attr, c->place->addr, &ops, &nops, 1);
 	if (n <= 0 || nops == 0)
 		return -ENOENT;
+	if (nops == 4 && ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31 &&
+	    !ops[0].number && ops[2].atom == DW_OP_and && ops[3].atom == DW_OP_stack_value &&
+	    (ops[1].number == 0xff || ops[1].number == 0xffff || ops[1].number == 0xffffffff)) {
+		/*
+		 * A register masked to its low bytes: the register, read as wide
+		 * as the type.  (perf 6.1 reads the memory it points to.)
+		 */
+		loc->mask_bytes = ops[1].number == 0xff ? 1 : ops[1].number == 0xffff ? 2 : 4;
+		loc->reg = dwarf_regname(ops[0].atom - DW_OP_breg0);
+		return loc->reg ? 0 : -ENOTSUP;
+	}
 	if (nops == 2 && ops[1].atom == DW_OP_stack_value) {
 		/* A value, not a place: a constant, or a register as it is. */
 		uint8_t op = ops[0].atom;
@@ -1170,6 +1270,27 @@ static int var_location(struct arg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
 		if (!sb.len)
 			return loc->reg ? 0 : -ENOTSUP;
 		loc->constant = strbuf_detach(&sb, NULL);
+		return 0;
+	}
+	if (nops >= 3 && ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31 &&
+	    ops[1].atom == DW_OP_deref && ops[nops - 1].atom == DW_OP_stack_value) {
+		/*
+		 * The value loaded from REG+OFF, maybe masked (a short passed in
+		 * pt_regs): the memory at REG+OFF, read as wide as the type, when
+		 * the mask keeps at least that much.
+		 */
+		if (nops == 5 && ops[3].atom == DW_OP_and &&
+		    (ops[2].number == 0xff || ops[2].number == 0xffff ||
+		     ops[2].number == 0xffffffff))
+			loc->mask_bytes = ops[2].number == 0xff	    ? 1
+					  : ops[2].number == 0xffff ? 2
+								    : 4;
+		else if (nops != 3)
+			return -ENOTSUP;
+		loc->reg = dwarf_regname(ops[0].atom - DW_OP_breg0);
+		if (!loc->reg)
+			return -ENOTSUP;
+		arg_loc__push(loc, (long)ops[0].number);
 		return 0;
 	}
 	if (nops == 1 || (nops == 2 && ops[1].atom == DW_OP_plus_uconst)) {
@@ -1222,13 +1343,33 @@ static bool is_char_type(Dwarf_Die *type)
 			     enc == DW_ATE_signed || enc == DW_ATE_unsigned);
 }
 
-/* The fetcharg type perf gives a value of @type: s/x + bits, NULL for aggregates. */
+static const char *type_name_for_msg(Dwarf_Die *type)
+{
+	const char *n = dwarf_diename(type);
+
+	return n ? n : "(unnamed)";
+}
+
+/* The fetcharg type perf gives a value of @type: s/x + bits, NULL for arrays. */
 static char *basic_type_name(Dwarf_Die *type)
 {
 	struct strbuf sb = STRBUF_INIT;
 	Dwarf_Word enc = 0;
 	int size, tag = dwarf_tag(type);
 
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+		/* perf reads a struct as its first bits, at most 64. */
+		size = dwarf_bytesize(type);
+		if (size <= 0)
+			return NULL;
+		if (size > 8) {
+			pr_warning("%s exceeds max-bitwidth. Cut down to 64 bits.\n",
+				   type_name_for_msg(type));
+			size = 8;
+		}
+		strbuf_addf(&sb, "x%d", size * 8);
+		return strbuf_detach(&sb, NULL);
+	}
 	if (tag != DW_TAG_base_type && tag != DW_TAG_pointer_type &&
 	    tag != DW_TAG_enumeration_type && tag != DW_TAG_reference_type)
 		return NULL;
@@ -1323,13 +1464,6 @@ static int loc_add_offset(struct arg_loc *loc, long off)
 	else
 		return -ENOTSUP;
 	return 0;
-}
-
-static const char *type_name_for_msg(Dwarf_Die *type)
-{
-	const char *n = dwarf_diename(type);
-
-	return n ? n : "(unnamed)";
 }
 
 /*
@@ -1446,7 +1580,8 @@ static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwa
 			if (die_get_udata(&member, DW_AT_data_bit_offset, &boff)) {
 				/* DWARF 5: bits from the start of the struct. */
 				unit = (long)(boff / bsize) * size;
-				loc_add_offset(loc, unit - off);
+				/* Relative to the struct holding it: off is that one's. */
+				loc_add_offset(loc, unit);
 				boff -= (Dwarf_Word)unit * 8;
 			} else {
 				Dwarf_Word be = 0;
@@ -1495,64 +1630,36 @@ static int loc_to_trace_arg(struct arg_ctx *c, struct arg_loc *loc, struct probe
 	return 0;
 }
 
+/* The variable or parameter named @name among the children of @scope. */
+static bool scope_variable(Dwarf_Die *scope, const char *name, bool globals, Dwarf_Die *var)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child))
+		return false;
+	do {
+		int t = dwarf_tag(&child);
+
+		if ((t == DW_TAG_variable || (!globals && t == DW_TAG_formal_parameter)) &&
+		    die_name_match(&child, name)) {
+			*var = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
 /* Look a variable up by name in the scopes of the place, then the CU. */
 static bool find_variable(struct arg_ctx *c, const char *name, Dwarf_Die *var)
 {
 	Dwarf_Die *scopes = NULL;
-	int n = die_scopes(&c->place->cu, c->place->addr, &scopes);
+	int n = place_scopes(c->place, &scopes);
 	bool found = false;
-	Dwarf_Off stop = dwarf_dieoffset(&c->place->func);
 
-	for (int i = 0; i < n && !found; i++) {
-		Dwarf_Die child;
-		int tag = dwarf_tag(&scopes[i]);
-
-		if (!dwarf_child(&scopes[i], &child)) {
-			do {
-				int t = dwarf_tag(&child);
-
-				if ((t == DW_TAG_variable || t == DW_TAG_formal_parameter) &&
-				    die_name_match(&child, name)) {
-					*var = child;
-					found = true;
-				}
-			} while (!found && dwarf_siblingof(&child, &child) == 0);
-		}
-		/* Above the probed function only the CU's globals count. */
-		if (dwarf_dieoffset(&scopes[i]) == stop ||
-		    (tag == DW_TAG_subprogram && i + 1 < n)) {
-			for (int j = i + 1; j < n && !found; j++) {
-				if (dwarf_tag(&scopes[j]) != DW_TAG_compile_unit)
-					continue;
-				if (!dwarf_child(&scopes[j], &child)) {
-					do {
-						if (dwarf_tag(&child) == DW_TAG_variable &&
-						    die_name_match(&child, name)) {
-							*var = child;
-							found = true;
-						}
-					} while (!found && dwarf_siblingof(&child, &child) == 0);
-				}
-			}
-			break;
-		}
-	}
+	for (int i = 0; i < n - 1 && !found; i++)
+		found = scope_variable(&scopes[i], name, false, var);
 	free(scopes);
-	if (!found) {
-		/* A global of the CU when getscopes gave nothing. */
-		Dwarf_Die child;
-
-		if (!dwarf_child(&c->place->cu, &child)) {
-			do {
-				if (dwarf_tag(&child) == DW_TAG_variable &&
-				    die_name_match(&child, name)) {
-					*var = child;
-					found = true;
-				}
-			} while (!found && dwarf_siblingof(&child, &child) == 0);
-		}
-	}
-	return found;
+	return found || scope_variable(&c->place->cu, name, true, var);
 }
 
 /* The argument name perf gives: the last member, else VAR[:TYPE] made an identifier. */
@@ -1621,6 +1728,12 @@ static int convert_variable(struct arg_ctx *c, const struct perf_probe_arg *pa, 
 		pr_err("Failed to get the type of %s.\n", pa->var);
 		arg_loc__clear(&loc);
 		return -EINVAL;
+	}
+	if (loc.mask_bytes &&
+	    (dwarf_bytesize(&type) <= 0 || dwarf_bytesize(&type) > loc.mask_bytes)) {
+		pr_err("Sorry, we don't support this variable location yet.\n");
+		arg_loc__clear(&loc);
+		return -ENOTSUP;
 	}
 	ret = walk_fields(pa, &loc, &type, &bitfield);
 	if (ret)
@@ -1741,7 +1854,17 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 		Dwarf_Die var;
 
 		if (!strcmp(pa->var, "$vars") || !strcmp(pa->var, "$params")) {
+			int before = nargs;
+
 			collect_vars(&c, &place->func, pa->var[1] == 'p', &args, &nargs);
+			if (nargs == before) {
+				/* Nothing lives here: perf fails as for one variable. */
+				pr_err("Failed to find the location of the '%s' variable at this address.\n"
+				       " Perhaps it has been optimized out.\n"
+				       " Use -V with the --range option to show '%s' location range.\n",
+				       pa->var, pa->var);
+				ret = -ENOENT;
+			}
 			continue;
 		}
 		if (!perf_probe_arg_need_dwarf(pa)) {
@@ -1954,6 +2077,9 @@ static bool add_type_name(struct strbuf *sb, Dwarf_Die *die)
 		break;
 	}
 	name = dwarf_diename(&type);
+	/* An anonymous struct, union or enum has no name perf can print. */
+	if (!name && sb->len && sb->buf[sb->len - 1] == ' ')
+		return false;
 	strbuf_addstr(sb, name ? name : "");
 	return true;
 }
@@ -1984,12 +2110,12 @@ static void add_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, 
 		if (attr.form == DW_FORM_exprloc || attr.form == DW_FORM_block1 ||
 		    attr.form == DW_FORM_block2 || attr.form == DW_FORM_block4 ||
 		    attr.form == DW_FORM_block) {
-			Dwarf_Addr lo, hi;
-
 			/* A single location holds in the whole declaring scope. */
-			if (!dwarf_lowpc(scope, &lo) && !dwarf_highpc(scope, &hi))
-				strbuf_addf(sb, "%" PRIu64 "-%" PRIu64, (uint64_t)(lo - entry),
-					    (uint64_t)(hi - entry));
+			while ((off = dwarf_ranges(scope, off, &base, &start, &end)) > 0) {
+				strbuf_addf(sb, "%s%" PRIu64 "-%" PRIu64, first ? "" : ",",
+					    (uint64_t)(start - entry), (uint64_t)(end - entry));
+				first = false;
+			}
 		} else {
 			while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops,
 							 &nops)) > 0) {
@@ -2054,6 +2180,24 @@ static bool has_some_range(Dwarf_Die *var)
 	return false;
 }
 
+/* Is the first entry of @var's location list one perf reads (not a constant)? */
+static bool first_entry_readable(Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	uint8_t op;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr) ||
+	    dwarf_getlocations(&attr, 0, &base, &start, &end, &ops, &nops) <= 0 || !nops)
+		return false;
+	op = ops[0].atom;
+	return (op >= DW_OP_reg0 && op <= DW_OP_reg31) ||
+	       (op >= DW_OP_breg0 && op <= DW_OP_breg31) || op == DW_OP_regx || op == DW_OP_bregx ||
+	       op == DW_OP_fbreg || op == DW_OP_addr;
+}
+
 static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Die *var,
 			       Dwarf_Die *scope, bool range, bool ext,
 			       const struct strfilter *filter)
@@ -2072,7 +2216,11 @@ static void var_lines__add_die(struct arg_ctx *c, struct var_lines *vl, Dwarf_Di
 	 * With --range perf lists those with no location here too, as [INV];
 	 * constants and locations it can not read it leaves out.
 	 */
-	if (!live && (!range || ret != -ENOENT || !has_some_range(var) || ext))
+	if (!live && ret == -ENOENT && ext &&
+	    (dwarf_hasattr_integrate(var, DW_AT_external) || dwarf_hasattr(var, DW_AT_const_value)))
+		; /* a global defined elsewhere, or a constant: perf lists it */
+	else if (!live && (!range || ret != -ENOENT || !has_some_range(var) || ext ||
+			   !first_entry_readable(var)))
 		return;
 	for (int i = 0; i < vl->nr; i++) {
 		/* An inner variable hides an outer one of the same name. */
@@ -2101,30 +2249,22 @@ static void show_place_vars(struct debuginfo *dbg, struct probe_place *place,
 	struct var_lines vl = { 0 };
 	Dwarf_Die *scopes = NULL, child;
 	Dwarf_Addr entry = place->addr;
-	int n = die_scopes(&place->cu, place->addr, &scopes);
+	int n = place_scopes(place, &scopes);
 
 	func_entry(&place->real, &entry);
 	printf("\t@<%s+%" PRIu64 ">\n", func_name(&place->real), (uint64_t)(place->addr - entry));
-	for (int i = 0, above = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	for (int i = 0; i < n; i++) {
+		bool cu = i == n - 1;
 
-		/* Past the probed function (or inlined instance) only the CU. */
-		if (above && tag != DW_TAG_compile_unit)
-			continue;
-		if (dwarf_dieoffset(&scopes[i]) == dwarf_dieoffset(&place->func))
-			above = 1;
-
-		if (tag == DW_TAG_compile_unit && !externs)
+		if (cu && !externs)
 			break;
 		if (dwarf_child(&scopes[i], &child))
 			continue;
 		do {
 			int t = dwarf_tag(&child);
 
-			if (t == DW_TAG_variable ||
-			    (t == DW_TAG_formal_parameter && tag != DW_TAG_compile_unit))
-				var_lines__add_die(&c, &vl, &child, &scopes[i], range,
-						   tag == DW_TAG_compile_unit, filter);
+			if (t == DW_TAG_variable || (t == DW_TAG_formal_parameter && !cu))
+				var_lines__add_die(&c, &vl, &child, &scopes[i], range, cu, filter);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	free(scopes);
@@ -2400,6 +2540,14 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		dwarf_decl_line(f, &decl);
 		real = source_path(dbg, &fl.cu[f - fl.die], path);
 		nlines = count_lines(real);
+		if (!nlines) {
+			/* Nothing on stdout then, as perf. */
+			pr_err("Failed to open %s: %s\nFailed to find source file path.\n", real,
+			       strerror(ENOENT));
+			free(real);
+			func_list__clear(&fl);
+			return -ENOENT;
+		}
 		code = xzalloc(sizeof(bool) * (nlines + 1));
 		for (int i = 0; i < fl.nr && nlines > 0; i++)
 			if (&fl.die[i] == f ||
