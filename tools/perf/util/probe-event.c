@@ -1230,8 +1230,7 @@ static char *default_event(const struct perf_probe_event *pev, const struct prob
 	return strbuf_detach(&sb, NULL);
 }
 
-/* A raw fetcharg of the spec as a trace argument. */
-static void convert_raw_arg(const struct perf_probe_arg *pa, struct probe_trace_arg *ta)
+void raw_probe_trace_arg(const struct perf_probe_arg *pa, struct probe_trace_arg *ta)
 {
 	const char *v = pa->var;
 
@@ -1268,7 +1267,7 @@ static void fill_trace_event(const struct perf_probe_event *pev, const struct pr
 	tev->nargs = pev->nargs;
 	tev->args = xzalloc(sizeof(*tev->args) * (pev->nargs ? pev->nargs : 1));
 	for (int i = 0; i < pev->nargs; i++)
-		convert_raw_arg(&pev->args[i], &tev->args[i]);
+		raw_probe_trace_arg(&pev->args[i], &tev->args[i]);
 	if (!t->uprobes && t->module && !tev->point.module)
 		tev->point.module = xstrdup(t->module);
 }

@@ -173,6 +173,13 @@ char *synthesize_probe_trace_arg(const struct probe_trace_arg *arg);
  * lazy pattern or an argument that needs it; false for SDT events.
  */
 bool perf_probe_event_need_dwarf(const struct perf_probe_event *pev);
+
+/*
+ * An argument that needs no DWARF (a register, $comm, @sym, +OFF(...))
+ * as the trace argument it stands for: copied, with "@user" turned into
+ * the "+u" dereference.  @ta is zeroed by the caller.
+ */
+void raw_probe_trace_arg(const struct perf_probe_arg *pa, struct probe_trace_arg *ta);
 /* Does @pa name a C variable, a member chain, $params or $vars? */
 bool perf_probe_arg_need_dwarf(const struct perf_probe_arg *pa);
 

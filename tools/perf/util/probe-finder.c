@@ -714,8 +714,8 @@ static void find_functions(struct debuginfo *dbg, const char *pattern, const cha
 
 	/* A glob walks the CUs anyway, and perf lists in their order. */
 	if (!glob)
-		via_symbol = find_functions_by_symbol(dbg, pattern, file, no_inlines, fl,
-						      &in_headers);
+		via_symbol =
+			find_functions_by_symbol(dbg, pattern, file, no_inlines, fl, &in_headers);
 	if (via_symbol && !glob && !in_headers)
 		goto sort;
 	func_list__clear(fl);
@@ -1819,26 +1819,6 @@ static void collect_vars(struct arg_ctx *c, Dwarf_Die *scope, bool params_only,
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-static void copy_raw_arg(const struct perf_probe_arg *pa, struct probe_trace_arg *ta)
-{
-	const char *v = pa->var;
-
-	if (pa->name)
-		ta->name = xstrdup(pa->name);
-	if (pa->user_access && (v[0] == '+' || v[0] == '-') && v[1] != 'u') {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addch(&sb, v[0]);
-		strbuf_addch(&sb, 'u');
-		strbuf_addstr(&sb, v + 1);
-		ta->value = strbuf_detach(&sb, NULL);
-	} else {
-		ta->value = xstrdup(v);
-	}
-	if (pa->type)
-		ta->type = xstrdup(pa->type);
-}
-
 /* The fetchargs of @pev at @place, into @tev. */
 static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pev,
 			struct probe_place *place, const struct probe_finder_opts *opts,
@@ -1873,7 +1853,7 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 				ret = -EINVAL;
 				break;
 			}
-			copy_raw_arg(pa, &ta);
+			raw_probe_trace_arg(pa, &ta);
 		} else if (pev->point.retprobe) {
 			pr_err("Semantic error: You can't specify local variable for kretprobe.\n");
 			ret = -EINVAL;
