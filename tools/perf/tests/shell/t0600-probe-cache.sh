@@ -50,6 +50,12 @@ test_expect_success '--cache -n stores the spec and its lines in the system perf
 	"$PERF" buildid-cache --list | grep -q " $TEST_TMP/app$"
 '
 
+test_expect_success '--cache -n needs no tracefs (a build host without root)' '
+	PERF_TRACEFS_DIR="$TEST_TMP/no-tracefs" "$PERF" probe --cache -n -q -x "$TEST_TMP/app" -a "notracefs=handle" &&
+	grep -q "^#probe_app:notracefs=handle$" "$(probes_file "$TEST_TMP/app")" &&
+	"$PERF" probe --cache -x "$TEST_TMP/app" --del "probe_app:notracefs*" 2>/dev/null
+'
+
 test_expect_success '--cache --list shows the entries grouped by binary, as perf does' '
 	"$PERF" probe --cache --list >ours &&
 	bid=$("$PERF" buildid-list -i "$TEST_TMP/app") &&
