@@ -660,15 +660,3 @@ int build_id_cache__add_debug(const char *name, const struct build_id *bid, cons
 	free(dir);
 	return ret;
 }
-
-char *build_id_cache__debug_file(const char *name, const struct build_id *bid)
-{
-	char *dir = build_id_cache__dirname(name, bid);
-	char *debug = path_join(dir, "debug");
-
-	free(dir);
-	if (access(debug, R_OK) == 0)
-		return debug;
-	free(debug);
-	return NULL;
-}

@@ -86,9 +86,6 @@ int build_id_cache__remove(const char *name, const struct build_id *bid);
  */
 int build_id_cache__add_debug(const char *name, const struct build_id *bid, const char *file);
 
-/* The entry's `debug` file when there is one (new string), else NULL. */
-char *build_id_cache__debug_file(const char *name, const struct build_id *bid);
-
 struct build_id_cache_entry {
 	char *name;
 	struct build_id bid;

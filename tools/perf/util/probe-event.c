@@ -1455,26 +1455,37 @@ static int probe_target__cache_id(const struct probe_target *t, char **name, str
 	return ret;
 }
 
-/* The cache directory holding the target's probes file, or NULL. */
-static char *probe_target__cache_dir(const struct probe_target *t)
+/*
+ * The build-id cache entry of the target's build-id that holds @file
+ * ("probes", "debug"): the one of the target's own path, else the one the
+ * .build-id link leads to (a copy of the same build elsewhere).  A new
+ * string, or NULL when neither has it.
+ */
+static char *probe_target__cache_entry(const struct probe_target *t, const char *file)
 {
 	struct build_id bid;
-	char *name, *dir, *probes;
+	char *name, *dir, *path, *link;
 
 	if (probe_target__cache_id(t, &name, &bid))
 		return NULL;
 	dir = build_id_cache__dirname(name, &bid);
 	free(name);
-	probes = path_join(dir, "probes");
-	if (access(probes, F_OK) < 0) {
-		char *link = build_id_cache__linkname(&bid);
-
+	for (int i = 0; dir && i < 2; i++) {
+		path = path_join(dir, file);
+		if (access(path, R_OK) == 0) {
+			free(path);
+			return dir;
+		}
+		free(path);
 		free(dir);
-		dir = realpath(link, NULL);
-		free(link);
+		dir = NULL;
+		if (i == 0) {
+			link = build_id_cache__linkname(&bid);
+			dir = realpath(link, NULL);
+			free(link);
+		}
 	}
-	free(probes);
-	return dir;
+	return NULL;
 }
 
 /*
@@ -1503,7 +1514,7 @@ static int probe_target__open_cache(const struct probe_target *t, struct probe_c
 	memo.key = xstrdup(key);
 	memo.pc = NULL;
 	*pc = NULL;
-	dir = probe_target__cache_dir(t);
+	dir = probe_target__cache_entry(t, "probes");
 	if (!dir)
 		return 1;
 	ret = probe_cache__open(dir, false, &memo.pc, &err);
@@ -1755,35 +1766,6 @@ static int dwarf_place_point(struct probe_target *t, struct probe_trace_event *t
 }
 
 /*
- * The debuginfo kept in the build-id cache entry of the target's build-id
- * (its `debug` file), at its own path or through the .build-id link.
- */
-static char *probe_target__cached_debug(const struct probe_target *t)
-{
-	struct build_id bid;
-	char *name, *debug = NULL;
-
-	if (probe_target__cache_id(t, &name, &bid))
-		return NULL;
-	debug = build_id_cache__debug_file(name, &bid);
-	if (!debug) {
-		char *link = build_id_cache__linkname(&bid), *dir = realpath(link, NULL);
-
-		if (dir) {
-			debug = path_join(dir, "debug");
-			if (access(debug, R_OK) < 0) {
-				free(debug);
-				debug = NULL;
-			}
-		}
-		free(dir);
-		free(link);
-	}
-	free(name);
-	return debug;
-}
-
-/*
  * Stage 3: DWARF.  Returns the count of *@tevs, 0 when the target has no
  * debuginfo and the symbol table may serve (a spec without lines or
  * variables), or -errno after one message.
@@ -1806,11 +1788,15 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		ret = -ENODATA;
 	if (ret == -ENODATA && path) {
 		/* Kept in the build-id cache, e.g. by buildid-cache --debuginfod. */
-		char *debug = probe_target__cached_debug(t);
+		char *entry = probe_target__cache_entry(t, "debug");
 
-		if (debug)
+		if (entry) {
+			char *debug = path_join(entry, "debug");
+
 			ret = debuginfo__new_with(path, debug, &dbg);
-		free(debug);
+			free(debug);
+		}
+		free(entry);
 	}
 	if (ret == -EBADMSG) {
 		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n", path);
@@ -2585,7 +2571,7 @@ int del_probe_cache(const struct perf_probe_event *target, const char *filter)
 		ret = probe_target__init(&t, target);
 		if (ret)
 			return ret;
-		dir = probe_target__cache_dir(&t);
+		dir = probe_target__cache_entry(&t, "probes");
 		if (dir)
 			ret = del_cache_entries(dir, filter, &removed);
 		free(dir);
