@@ -2278,14 +2278,7 @@ static char *uprobe_point_name(const struct probe_trace_point *tp, struct list_c
 	char *name;
 
 	list_ctx__load(ctx, tp->module);
-	for (int i = 0; ctx->syms && i < ctx->syms->nr_loads && !found; i++) {
-		const struct elf_load_segment *l = &ctx->syms->loads[i];
-
-		if (tp->offset >= l->offset && tp->offset < l->offset + l->filesz) {
-			vaddr = l->vaddr + (tp->offset - l->offset);
-			found = true;
-		}
-	}
+	found = ctx->syms && !symbol_elf__offset_to_vaddr(ctx->syms, tp->offset, &vaddr);
 	name = found && ctx->dbg ? debuginfo__probe_point_name(ctx->dbg, vaddr) : NULL;
 	if (name) {
 		size_t fn = strcspn(name, ":@");

@@ -655,6 +655,19 @@ int symbol_elf__vaddr_to_offset(const struct symbol_elf *se, uint64_t vaddr, uin
 	return -ERANGE;
 }
 
+int symbol_elf__offset_to_vaddr(const struct symbol_elf *se, uint64_t offset, uint64_t *vaddr)
+{
+	for (int i = 0; i < se->nr_loads; i++) {
+		const struct elf_load_segment *l = &se->loads[i];
+
+		if (offset >= l->offset && offset - l->offset < l->filesz) {
+			*vaddr = l->vaddr + (offset - l->offset);
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
 static int check_offset(const struct elf_symbol *sym, uint64_t offs, bool retprobe)
 {
 	if (retprobe && offs)

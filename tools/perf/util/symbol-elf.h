@@ -144,6 +144,9 @@ int symbol_elf__aliases(const struct symbol_elf *se, const struct elf_symbol *sy
  */
 int symbol_elf__vaddr_to_offset(const struct symbol_elf *se, uint64_t vaddr, uint64_t *offset);
 
+/* The reverse: the virtual address of file offset @offset (a listed uprobe). */
+int symbol_elf__offset_to_vaddr(const struct symbol_elf *se, uint64_t offset, uint64_t *vaddr);
+
 /*
  * Fill @tp (zeroed by the caller; its strings are new) for a uprobe on
  * @sym + @offs, or on @sym's return with @retprobe (then @offs must be 0):
