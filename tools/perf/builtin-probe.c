@@ -11,7 +11,9 @@
 #include "builtin.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
+#include "util/probe-cache-cmd.h"
 #include "util/probe-event.h"
+#include "util/probe-show.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 

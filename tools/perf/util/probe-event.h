@@ -3,210 +3,23 @@
 #define PERF_UTIL_PROBE_EVENT_H
 
 /*
- * The two data types a probe travels as (see shared/DESIGN.md):
+ * Resolve and apply: how perf probe turns parsed events (probe-spec.h)
+ * into trace events and writes them.  Each event is resolved in this
+ * order, the first stage that answers wins:
  *
- *   struct perf_probe_event   what the user asked, parsed from a spec such
- *                             as "grp:ev=func:12 req->len name=conn->peer:string"
- *   struct probe_trace_event  a resolved place and its fetchargs: one line of
- *                             uprobe_events/kprobe_events, e.g.
- *                             "p:grp/ev /bin/prog:0x1139 len=+8(%di):u32"
+ *   1. the probe cache of the target's build-id, and SDT notes (%EVENT)
+ *   2. DWARF (probe-finder.h), for lines, lazy patterns and variables
+ *   3. the symbol table, for FUNC, FUNC+OFF, FUNC%return and 0xADDR
  *
- * All strings are owned (malloc'ed) by the structure that holds them and
- * freed by clear_perf_probe_event() / clear_probe_trace_event().
+ * then named (perf's names, unique in the group), checked against
+ * tracefs and written, all the events of one command or none.  The
+ * settings come from probe_conf (probe-target.h).
  */
 
-#include <stdbool.h>
-#include <stdint.h>
+#include <stdio.h>
 
-#define PERFPROBE_GROUP "probe"
-#define MAX_EVENT_NAME_LEN 64
-#define MAX_PROBE_ARGS 128
-/* The longest probe definition parse_perf_probe_command() takes. */
-#define PROBE_SPEC_MAX_LEN 4096
-
-/* Where to probe, as written. */
-struct perf_probe_point {
-	char *file;	      /* @SRC, or SRC of SRC:ALN / SRC;PTN */
-	char *function;	      /* FUNC (may hold a glob such as "Py*") */
-	int line;	      /* RLN with a function, ALN with a file only */
-	bool retprobe;	      /* %return */
-	char *lazy_line;      /* PTN of ;PTN */
-	unsigned long offset; /* +OFFS */
-	uint64_t abs_address; /* 0xADDR; valid when function is NULL and file is NULL */
-};
-
-/* One step of a member chain: "->name", ".name" or "[index]". */
-struct perf_probe_arg_field {
-	struct perf_probe_arg_field *next;
-	char *name; /* the member's name, or "[N]" for an index */
-	long index; /* the index, for "[N]" */
-	bool ref;   /* reached through "->" (a pointer), not "." */
-};
-
-/* One argument, as written: [NAME=]VAR[->FIELD...][:TYPE] */
-struct perf_probe_arg {
-	char *name;			    /* NAME=, or NULL */
-	char *var;			    /* local/param/global name, $special,
-					       %REG, @SYMBOL, +|-OFFS(...) text */
-	char *type;			    /* TYPE of :TYPE, or NULL */
-	struct perf_probe_arg_field *field; /* member chain, or NULL */
-	bool user_access;		    /* @user */
-};
-
-struct perf_probe_event {
-	char *event; /* EVENT, or NULL: named later */
-	char *group; /* GROUP, or NULL: the default */
-	struct perf_probe_point point;
-	int nargs;
-	struct perf_probe_arg *args;
-	bool uprobes; /* a user-space target (-x) */
-	char *target; /* -x executable or -m module, owned */
-	bool sdt;     /* %[GROUP:]EVENT: a cached or SDT event */
-};
-
-/*
- * A dereference step of a fetcharg: +OFFS(...).  The chain starts at the
- * innermost step, the one applied first to the value: "+8(+0(%di))" is
- * value "%di", ref {0} -> {8}.
- */
-struct probe_trace_arg_ref {
-	struct probe_trace_arg_ref *next;
-	long offset;
-	bool user_access; /* +u... */
-};
-
-/* One fetcharg: [NAME=]VALUE with dereferences [:TYPE]. */
-struct probe_trace_arg {
-	char *name;			 /* NAME=, or NULL */
-	char *value;			 /* "%di", "@sym", "$comm", "\"str\"", "@+0x10" ... */
-	char *type;			 /* "s32", "string", "b4@3/32" ..., or NULL */
-	struct probe_trace_arg_ref *ref; /* innermost dereference first, or NULL */
-};
-
-struct probe_trace_point {
-	char *realname;		 /* the function's real name (e.g. "__libc_malloc") */
-	char *symbol;		 /* SYMBOL of SYMBOL+OFFS (kprobes), or NULL */
-	char *module;		 /* the executable's path (uprobes) or module name */
-	unsigned long offset;	 /* offset from symbol, or for uprobes the file offset */
-	uint64_t address;	 /* the virtual address of the probe */
-	uint64_t ref_ctr_offset; /* an SDT semaphore's file offset, or 0 */
-	bool retprobe;
-};
-
-struct probe_trace_event {
-	char *event;
-	char *group;
-	struct probe_trace_point point;
-	int nargs;
-	struct probe_trace_arg *args;
-	bool uprobes;
-};
-
-/*
- * Parse a probe definition (the words of one -a/-D value, joined with
- * spaces) into @pev, which the caller zeroes first.  Returns 0, or a
- * negative errno after printing one message that names and points at the
- * offending part of @cmd ("Semantic error :..." as perf words it).
- *
- * The point word gives, in @pev:
- *   [[GROUP:]EVENT=]FUNC[@SRC][:RLN|+OFFS|%return|;PTN]
- *                           group, event, point.function/file/line/offset/
- *                           retprobe/lazy_line (PTN is the rest of the word)
- *   [[GROUP:]EVENT=]SRC:ALN, SRC;PTN
- *                           point.file (a name with '.' or '/'), line/lazy_line
- *   [[GROUP:]EVENT=]0xADDR[%return]
- *                           point.abs_address, function and file NULL
- *   %[GROUP:]EVENT, sdt_PROVIDER:NAME
- *                           sdt = true, group (may be NULL) and event (may be
- *                           a glob); the point is empty and no args are allowed
- * and each further word one pev->args[] entry (see parse_perf_probe_arg()).
- * pev->uprobes and pev->target are left alone; on error everything else
- * is freed and zeroed.
- */
-int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev);
-
-/*
- * Parse one argument word "[NAME=]VALUE[:TYPE][@user]" into @pa (zeroed by
- * the caller).  VALUE is a C variable with a member chain (var = "p",
- * field = "->next" ".len" "[3]"), or kept whole in var: $retval $params
- * $vars $comm $argN $stack[N], %REG (checked with arch_regs__is_valid()),
- * @SYMBOL, @+OFF, +|-[u]OFFS(VALUE), "string", \IMM.  TYPE is s|u|x
- * 8/16/32/64, string, ustring, char, symbol, symstr, %pd, %pD, bN@O/C or
- * BASIC[N].
- * "@user" (before or after :TYPE) sets user_access.  0 or -EINVAL after
- * one "Semantic error :" message; on error @pa may hold partial results
- * (clear_perf_probe_arg() frees them).
- */
-int parse_perf_probe_arg(const char *str, struct perf_probe_arg *pa);
-
-/*
- * Parse one line of uprobe_events/kprobe_events or of a probe cache
- * ("p:grp/ev /bin/prog:0x1139 len=+8(%di):u32") into @tev (zeroed by the
- * caller).  0 or -EINVAL (a message is printed with pr_debug only).
- * Accepts the kernel's form (zero-padded offsets, "arg1=" names, "rN:"
- * maxactive) and perf's.  A point word with a '/' is a uprobe
- * (tev->uprobes, point.module = PATH, point.offset, ref_ctr_offset);
- * otherwise a kprobe ([MOD:]SYM[+OFF] into module/symbol/offset, or
- * 0xADDR into address).  point.realname and point.address of uprobes are
- * not in the text and stay 0.
- */
-int parse_probe_trace_command(const char *cmd, struct probe_trace_event *tev);
-
-/* The text forms of the structures; new strings the caller frees. */
-char *synthesize_perf_probe_command(const struct perf_probe_event *pev);
-char *synthesize_perf_probe_point(const struct perf_probe_point *pp);
-char *synthesize_perf_probe_arg(const struct perf_probe_arg *pa);
-/*
- * "p:GROUP/EVENT POINT ARGS" as perf -D prints it: uprobes "PATH:0xOFF"
- * (lowercase hex, no padding) with "(0xREF)" for a semaphore; kprobes
- * "[MOD:]SYM+OFF" (always with +OFF, decimal) or "0xADDR" when symbol is
- * NULL.  A NULL group is written as PERFPROBE_GROUP.
- */
-char *synthesize_probe_trace_command(const struct probe_trace_event *tev);
-/* The POINT part of that line alone. */
-char *synthesize_probe_trace_point(const struct probe_trace_event *tev);
-/* One fetcharg: "name=+8(+0(%di)):u32". */
-char *synthesize_probe_trace_arg(const struct probe_trace_arg *arg);
-
-/*
- * Does resolving @pev need debuginfo?  True for a source file, a line, a
- * lazy pattern or an argument that needs it; false for SDT events.
- */
-bool perf_probe_event_need_dwarf(const struct perf_probe_event *pev);
-
-/*
- * An argument that needs no DWARF (a register, $comm, @sym, +OFF(...))
- * as the trace argument it stands for: copied, with "@user" turned into
- * the "+u" dereference.  @ta is zeroed by the caller.
- */
-void raw_probe_trace_arg(const struct perf_probe_arg *pa, struct probe_trace_arg *ta);
-/* Does @pa name a C variable, a member chain, $params or $vars? */
-bool perf_probe_arg_need_dwarf(const struct perf_probe_arg *pa);
-
-/* Is @name a valid event/group name (a C identifier, not too long)? */
-bool is_c_func_name(const char *name);
-
-/* Free what the structures own and zero them (they stay reusable). */
-void clear_perf_probe_event(struct perf_probe_event *pev);
-void clear_perf_probe_arg(struct perf_probe_arg *pa);
-void clear_probe_trace_event(struct probe_trace_event *tev);
-
-/*
- * Resolution and application: how `perf probe` turns parsed events into
- * trace events and writes them.  The settings of one command:
- */
-struct probe_conf {
-	const char *vmlinux; /* -k: resolve kernel symbols in this file */
-	int max_probes;	     /* --max-probes: places one spec may resolve to */
-	bool force_add;	     /* -f: take numbered names for taken ones */
-	bool dry_run;	     /* -n: resolve and check, write nothing */
-	bool cache;	     /* --cache: keep what is resolved in the probe cache */
-	bool no_inlines;     /* --no-inlines: not the inlined instances */
-	const char *source;  /* -s: the directory of the source files */
-};
-extern struct probe_conf probe_conf;
-
-#define MAX_PROBES 128
+#include "util/probe-spec.h"
+#include "util/probe-target.h"
 
 /*
  * Resolve every event, name the results, check them against tracefs, and
@@ -218,55 +31,12 @@ int add_perf_probe_events(struct perf_probe_event *pevs, int npevs);
 /* Resolve every event and print its trace-event lines (-D) to stdout. */
 int show_probe_trace_definitions(struct perf_probe_event *pevs, int npevs);
 
-/* List the probe events of tracefs matching the glob @filter (NULL: all). */
-int show_perf_probe_events(const char *filter);
-
-/* Delete the events matching each "[GROUP:]EVENT" glob of @filters. */
-int del_perf_probe_events(const char *const *filters, int nr);
-
 /*
- * --cache --list: every probe cache of the build-id cache, "PATH (BID):"
- * then the spec of each entry matching the glob @filter (NULL: all).
+ * The line perf prints for an event, by -l and after "Added new event":
+ * "  GROUP:EVENT        (on POINT[ in TARGET][ with ARGS])" to @out.
+ * @target and @args may be NULL.
  */
-int show_probe_cache(const char *filter);
-
-/*
- * --cache --del: remove the cache entries whose spec matches the glob
- * @filter, from the cache of @target's target (-x/-m) or, without one,
- * from every cache.
- */
-int del_probe_cache(const struct perf_probe_event *target, const char *filter);
-
-/*
- * --cache --export FILE: the probe caches of @targets (paths; none: every
- * cached binary) in one bundle (probe-bundle.h), written whole.
- */
-int export_probe_cache(const char *file, const char *const *targets, int ntargets);
-
-/*
- * --cache --import FILE: verify the whole bundle and every local cache it
- * merges into, then merge each entry under its build-id (new specs added,
- * changed ones replaced, equal ones kept) and say what was added.
- */
-int import_probe_cache(const char *file);
-
-/* Print the probe-able functions of @target (a path with @user, else a
- * module; NULL: the kernel) that pass the strfilter @filter. */
-int show_available_funcs(const char *target, bool user, const char *filter);
-
-/*
- * -V: print the variables available at each place of every event (perf's
- * layout), with @externs the globals too, with @range where each lives;
- * @filter a strfilter on the names (NULL: all).  0 or -errno after a message.
- */
-int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
-			const char *filter);
-
-/*
- * -L: print the source lines of @spec ("FUNC[@SRC][:START[-END|+N]]" or
- * "SRC[:START[-END|+N]]") of @target (@user: an executable), numbering the
- * lines a probe can be put on, as perf does.  0 or -errno after a message.
- */
-int show_line_range(const char *spec, const char *target, bool user);
+void probe_event__print_line(FILE *out, const char *group, const char *event, const char *point,
+			     const char *target, const char *args);
 
 #endif

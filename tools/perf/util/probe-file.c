@@ -13,7 +13,7 @@
 
 #include "util/build-id.h"
 #include "util/debug.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/probe-file.h"
 #include "util/sdt-arg.h"
 #include "util/sdt-note.h"

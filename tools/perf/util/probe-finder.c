@@ -22,7 +22,7 @@
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/debuginfod.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/probe-finder.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"

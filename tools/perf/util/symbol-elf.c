@@ -14,7 +14,7 @@
 
 #include "util/build-id.h"
 #include "util/debug.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"

@@ -44,6 +44,29 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		out_of_memory();
+	return q;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+int strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 char *path_join(const char *dir, const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -5,7 +5,7 @@
  * entries then go through the parser a cached add uses.
  */
 #include "tests/fuzz/fuzz.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/probe-file.h"
 #include "util/strbuf.h"
 

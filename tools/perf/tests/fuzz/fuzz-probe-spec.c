@@ -5,7 +5,7 @@
  * parse too, and synthesize to itself.
  */
 #include "tests/fuzz/fuzz.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 
 static void spec_round_trip(const char *cmd)
 {

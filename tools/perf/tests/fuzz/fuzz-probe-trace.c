@@ -4,7 +4,7 @@
  * that text must parse too, and synthesize to itself.
  */
 #include "tests/fuzz/fuzz.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

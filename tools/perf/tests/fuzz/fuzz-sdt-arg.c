@@ -7,7 +7,7 @@
  */
 #include "tests/fuzz/fuzz.h"
 #include "util/arch-regs.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/sdt-arg.h"
 #include "util/sdt-note.h"
 #include "util/strbuf.h"

@@ -19,7 +19,7 @@ cat >symtool.c <<'EOC'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "tests/unit/unit-test.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/probe-file.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"

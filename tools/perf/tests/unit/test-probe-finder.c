@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/probe-finder.h"
 #include "unit-test.h"
 

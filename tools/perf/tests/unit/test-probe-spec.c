@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "util/arch-regs.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/strbuf.h"
 #include "unit-test.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "tests/unit/unit-test.h"
-#include "util/probe-event.h"
+#include "util/probe-spec.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
 #include "util/util.h"

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What perf probe shows without adding anything (see probe-show.h):
+ * -l (the events of tracefs), -d, -F (functions), -V (variables at a
+ * place) and -L (source lines).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/debug.h"
+#include "util/probe-event.h"
+#include "util/probe-file.h"
+#include "util/probe-finder.h"
+#include "util/probe-show.h"
+#include "util/probe-target.h"
+#include "util/strbuf.h"
+#include "util/strfilter.h"
+#include "util/symbol-elf.h"
+#include "util/util.h"
+
+/* What -l loads once for the events of one file. */
+struct list_ctx {
+	struct symbol_elf *syms; /* the symbols of `path` */
+	struct debuginfo *dbg;	 /* its DWARF, when it has some */
+	char *path;
+	struct symbol_elf *ksyms; /* the kernel's */
+};
+
+static void list_ctx__load(struct list_ctx *ctx, const char *path)
+{
+	struct probe_target t = { .uprobes = true };
+
+	if (ctx->path && !strcmp(ctx->path, path))
+		return;
+	if (ctx->syms)
+		symbol_elf__delete(ctx->syms);
+	if (ctx->dbg)
+		debuginfo__delete(ctx->dbg);
+	free(ctx->path);
+	ctx->path = xstrdup(path);
+	if (symbol_elf__load(path, &ctx->syms))
+		ctx->syms = NULL;
+	t.path = ctx->path; /* borrowed: t is not cleared */
+	if (probe_target__open_debuginfo(&t, &ctx->dbg))
+		ctx->dbg = NULL;
+}
+
+static void list_ctx__clear(struct list_ctx *ctx)
+{
+	if (ctx->syms)
+		symbol_elf__delete(ctx->syms);
+	if (ctx->ksyms)
+		symbol_elf__delete(ctx->ksyms);
+	if (ctx->dbg)
+		debuginfo__delete(ctx->dbg);
+	free(ctx->path);
+}
+
+/*
+ * A source path as perf -l shows it: whole up to 30 characters, else the
+ * longest tail of whole components ("/tmp/build-dir/x.c" -> "build-dir/x.c")
+ * that fits in 30 with its leading '/', shown without it.
+ */
+static const char *short_source_name(const char *path)
+{
+	const char *s = path;
+
+	while (strlen(s) > 30) {
+		const char *slash = strchr(s + 1, '/');
+
+		if (!slash)
+			break;
+		s = slash;
+	}
+	return s == path ? s : s + 1;
+}
+
+/*
+ * The probe point of a listed uprobe, from its file offset: as perf names
+ * it, "FUNC:RLN@SRC" through DWARF when the file has some, else "FUNC+OFF"
+ * through the symbol table; "%return" after the function for returns.
+ */
+static char *uprobe_point_name(const struct probe_trace_point *tp, struct list_ctx *ctx)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct elf_symbol *sym = NULL;
+	uint64_t vaddr = 0;
+	bool found = false;
+	char *name;
+
+	list_ctx__load(ctx, tp->module);
+	found = ctx->syms && !symbol_elf__offset_to_vaddr(ctx->syms, tp->offset, &vaddr);
+	name = found && ctx->dbg ? debuginfo__probe_point_name(ctx->dbg, vaddr) : NULL;
+	if (name) {
+		size_t fn = strcspn(name, ":@");
+		char *at = strchr(name, '@');
+
+		strbuf_add(&sb, name, fn);
+		if (tp->retprobe)
+			strbuf_addstr(&sb, "%return");
+		if (at) {
+			strbuf_add(&sb, name + fn, at + 1 - (name + fn));
+			strbuf_addstr(&sb, short_source_name(at + 1));
+		} else {
+			strbuf_addstr(&sb, name + fn);
+		}
+		free(name);
+		return strbuf_detach(&sb, NULL);
+	}
+	if (found)
+		sym = symbol_elf__find_addr(ctx->syms, vaddr);
+	if (sym) {
+		const char *at = strchr(sym->name, '@');
+
+		strbuf_add(&sb, sym->name, at ? (size_t)(at - sym->name) : strlen(sym->name));
+		if (vaddr != sym->addr)
+			strbuf_addf(&sb, "+%" PRIu64, vaddr - sym->addr);
+	} else {
+		strbuf_addf(&sb, "0x%lx", tp->offset);
+	}
+	if (tp->retprobe)
+		strbuf_addstr(&sb, "%return");
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The probe point of a listed kprobe: "_text+7166832" back to "vfs_read",
+ * through the kernel's symbols (-k vmlinux, else /proc/kallsyms).
+ */
+static char *kprobe_point_name(const struct probe_trace_point *tp, struct symbol_elf **kcache)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct elf_symbol **base = NULL, *sym = NULL;
+	uint64_t addr = 0;
+
+	if (!*kcache && !tp->module) {
+		int ret = probe_conf.vmlinux ? symbol_elf__load(probe_conf.vmlinux, kcache)
+					     : symbol_elf__load_kallsyms(NULL, kcache);
+
+		if (ret)
+			*kcache = NULL;
+	}
+	if (*kcache && tp->symbol && !tp->module &&
+	    symbol_elf__find_name(*kcache, tp->symbol, &base) > 0) {
+		addr = base[0]->addr + tp->offset;
+		sym = symbol_elf__find_addr(*kcache, addr);
+	}
+	free(base);
+	if (sym) {
+		strbuf_addstr(&sb, sym->name);
+		if (addr != sym->addr)
+			strbuf_addf(&sb, "+%" PRIu64, addr - sym->addr);
+	} else {
+		strbuf_addstr(&sb, tp->symbol ? tp->symbol : "");
+		if (tp->offset)
+			strbuf_addf(&sb, "+%lu", tp->offset);
+	}
+	if (tp->retprobe)
+		strbuf_addstr(&sb, "%return");
+	return strbuf_detach(&sb, NULL);
+}
+
+static void show_event_lines(bool uprobes, const char *filter, struct list_ctx *ctx)
+{
+	char **lines;
+	int nr = probe_file__get_lines(uprobes, &lines);
+
+	/* perf lists the events in the order of their definition lines. */
+	if (nr > 1)
+		qsort(lines, nr, sizeof(*lines), strcmp_ptr);
+	for (int i = 0; i < nr; i++) {
+		struct probe_trace_event tev = { 0 };
+		struct strbuf point = STRBUF_INIT, args = STRBUF_INIT;
+
+		if (parse_probe_trace_command(lines[i], &tev) ||
+		    !probe_event_match_filter(filter, tev.group, tev.event)) {
+			clear_probe_trace_event(&tev);
+			continue;
+		}
+		if (tev.uprobes) {
+			char *p = uprobe_point_name(&tev.point, ctx);
+
+			strbuf_addstr(&point, p);
+			free(p);
+		} else {
+			char *p = kprobe_point_name(&tev.point, &ctx->ksyms);
+
+			strbuf_addstr(&point, p);
+			free(p);
+		}
+		for (int j = 0; j < tev.nargs; j++)
+			strbuf_addf(&args, "%s%s", j ? " " : "",
+				    tev.args[j].name ? tev.args[j].name : tev.args[j].value);
+		probe_event__print_line(stdout, tev.group, tev.event, point.buf, tev.point.module,
+					args.buf);
+		strbuf_release(&point);
+		strbuf_release(&args);
+		clear_probe_trace_event(&tev);
+	}
+	if (nr > 0)
+		probe_file__free_lines(lines, nr);
+}
+
+int show_perf_probe_events(const char *filter)
+{
+	struct list_ctx ctx = { 0 };
+
+	if (!tracefs__mountpoint()) {
+		pr_err("Error: Failed to find tracefs: %s\n", strerror(errno));
+		return -ENOENT;
+	}
+	show_event_lines(false, filter, &ctx);
+	show_event_lines(true, filter, &ctx);
+	list_ctx__clear(&ctx);
+	return 0;
+}
+
+int del_perf_probe_events(const char *const *filters, int nr)
+{
+	int ret = 0;
+
+	for (int i = 0; i < nr && !ret; i++) {
+		int total = 0;
+
+		for (int up = 0; up < 2 && !ret; up++) {
+			char **removed = NULL, *busy = NULL;
+			int nr_removed = 0;
+			int n = probe_file__del_events(up, filters[i], &removed, &nr_removed,
+						       &busy);
+
+			if (nr_removed > 1)
+				qsort(removed, nr_removed, sizeof(*removed), strcmp_ptr);
+			for (int j = 0; j < nr_removed; j++)
+				pr_info("Removed event: %s\n", removed[j]);
+			if (n == -ENOENT)
+				n = 0; /* this kernel has no such probe type */
+			if (n < 0) {
+				if (n == -EBUSY)
+					pr_err("Error: Failed to delete %s: it is enabled (in use); disable it first\n",
+					       busy ? busy : filters[i]);
+				else
+					pr_err("Error: Failed to delete events matching \"%s\": %s\n",
+					       filters[i], probe_file__strerror(n));
+				ret = n;
+			}
+			total += nr_removed;
+			free(busy);
+			if (removed)
+				probe_file__free_lines(removed, nr_removed);
+		}
+		if (!ret && total == 0) {
+			pr_err("Error: \"%s\" does not hit any event.\n", filters[i]);
+			ret = -ENOENT;
+		}
+	}
+	return ret;
+}
+
+int show_available_funcs(const char *target, bool user, const char *filter)
+{
+	struct perf_probe_event pev = { .uprobes = user, .target = (char *)target };
+	struct probe_target t;
+	struct strfilter *sf;
+	const char *err = NULL;
+	char **names;
+	int nr, ret;
+
+	sf = strfilter__new(filter, &err);
+	if (!sf) {
+		pr_err("Error: bad filter '%s' at '%s'\n", filter, err ? err : "");
+		return -EINVAL;
+	}
+	ret = probe_target__init(&t, &pev);
+	if (!ret)
+		ret = probe_target__symbols(&t);
+	if (!ret) {
+		nr = symbol_elf__func_names(t.syms, sf, &names);
+		for (int i = 0; i < nr; i++) {
+			printf("%s\n", names[i]);
+			free(names[i]);
+		}
+		if (nr >= 0)
+			free(names);
+		else
+			ret = nr;
+	}
+	probe_target__clear(&t);
+	strfilter__delete(sf);
+	return ret;
+}
+
+/* Open the debuginfo of @pev's target, with perf's message when there is none. */
+static int open_target_debuginfo(const struct perf_probe_event *pev, struct probe_target *t,
+				 struct debuginfo **dbg)
+{
+	int ret = probe_target__init(t, pev);
+
+	if (ret)
+		return ret;
+	ret = probe_target__open_debuginfo(t, dbg);
+	if (ret == -EBADMSG)
+		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n",
+		       t->path ? t->path : probe_conf.vmlinux);
+	else if (ret)
+		pr_err("Error: Failed to find the debuginfo of %s\n", probe_target__name(t));
+	if (ret)
+		probe_target__clear(t);
+	return ret;
+}
+
+int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
+			const char *filter)
+{
+	struct strfilter *sf = NULL;
+	const char *err = NULL;
+	int ret = 0;
+
+	if (filter) {
+		sf = strfilter__new(filter, &err);
+		if (!sf) {
+			pr_err("Error: bad filter '%s' at '%s'\n", filter, err ? err : "");
+			return -EINVAL;
+		}
+	}
+	for (int i = 0; i < npevs && !ret; i++) {
+		struct probe_finder_opts opts = { .max_probes = probe_conf.max_probes,
+						  .no_inlines = probe_conf.no_inlines };
+		struct probe_target t;
+		struct debuginfo *dbg = NULL;
+
+		ret = open_target_debuginfo(&pevs[i], &t, &dbg);
+		if (ret)
+			break;
+		ret = probe_target__symbols(&t);
+		if (!ret && t.uprobes) {
+			opts.global_offset = probe_target__global_offset;
+			opts.ctx = t.syms;
+		}
+		if (!ret)
+			ret = debuginfo__show_vars(dbg, &pevs[i], &opts, externs, range, sf);
+		debuginfo__delete(dbg);
+		probe_target__clear(&t);
+	}
+	strfilter__delete(sf);
+	return ret;
+}
+
+int show_line_range(const char *spec, const char *target, bool user)
+{
+	struct perf_probe_event pev = { .uprobes = user, .target = (char *)target };
+	char *head = xstrdup(spec), *colon, *at, *func = NULL, *file = NULL;
+	struct probe_target t;
+	struct debuginfo *dbg = NULL;
+	long start = 0, end = -1;
+	int ret;
+
+	colon = strchr(head, ':');
+	if (colon) {
+		char *e;
+
+		*colon++ = '\0';
+		start = strtol(colon, &e, 10);
+		if (*e == '-')
+			end = strtol(e + 1, &e, 10);
+		else if (*e == '+')
+			end = start + strtol(e + 1, &e, 10) - 1;
+		if (e == colon || *e || (end >= 0 && end < start)) {
+			semantic_error("'%s' is not a valid line range.", spec);
+			free(head);
+			return -EINVAL;
+		}
+	}
+	at = strchr(head, '@');
+	if (at) {
+		*at++ = '\0';
+		file = at;
+	}
+	if (!at && strpbrk(head, "./"))
+		file = head;
+	else
+		func = head;
+	ret = open_target_debuginfo(&pev, &t, &dbg);
+	if (!ret) {
+		ret = debuginfo__show_lines(dbg, func, file, (int)start, (int)end);
+		debuginfo__delete(dbg);
+		probe_target__clear(&t);
+	}
+	free(head);
+	return ret;
+}

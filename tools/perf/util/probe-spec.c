@@ -1,0 +1,1117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The vocabulary of every probe stage (see probe-spec.h): the perf probe
+ * spec grammar (perf_probe_event) and the k/uprobe_events line grammar
+ * (probe_trace_event), synthesis of both back to text, the clear
+ * functions, and "[GROUP:]EVENT" glob matching.  Pure text and data: no
+ * file, tracefs, ELF or DWARF is touched here.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/arch-regs.h"
+#include "util/debug.h"
+#include "util/probe-spec.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+/* The longest kernel array fetcharg ("u8[64]"), MAX_ARRAY_LEN in the kernel. */
+#define MAX_TYPE_ARRAY_LEN 64
+
+/* Print "Semantic error :<message>" as one line; returns -EINVAL. */
+int semantic_error(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	pr_err("Semantic error :%s\n", sb.buf);
+	strbuf_release(&sb);
+	return -EINVAL;
+}
+
+static bool is_ident_start(int c)
+{
+	return isalpha(c) || c == '_';
+}
+
+bool is_ident_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* Is [s, s+n) a C identifier? */
+static bool is_c_ident_n(const char *s, size_t n)
+{
+	if (!n || !is_ident_start((unsigned char)s[0]))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!is_ident_char((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+bool is_c_func_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return n <= MAX_EVENT_NAME_LEN && is_c_ident_n(name, n);
+}
+
+/* An SDT/cached event name may be a glob: "%sdt_libc:*". */
+static bool is_event_glob(const char *s, size_t n)
+{
+	if (!n || n > MAX_EVENT_NAME_LEN)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!is_ident_char((unsigned char)s[i]) && !strchr("*?", s[i]))
+			return false;
+	return true;
+}
+
+/* A function name or glob: identifiers, '.' (foo.isra.0) and glob characters. */
+static bool is_func_pattern(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!is_ident_char((unsigned char)*s) && !strchr(".*?[]!", *s))
+			return false;
+	return true;
+}
+
+/*
+ * Split @str at blanks into a NULL-terminated array of new strings;
+ * *argc gets the count.  The caller frees with free_words().
+ */
+static char **split_words(const char *str, int *argc)
+{
+	char **argv = xzalloc(sizeof(*argv));
+	int n = 0;
+
+	for (;;) {
+		size_t len;
+
+		while (*str == ' ' || *str == '\t' || *str == '\n')
+			str++;
+		if (!*str)
+			break;
+		len = strcspn(str, " \t\n");
+		argv = realloc(argv, (n + 2) * sizeof(*argv));
+		if (!argv) {
+			pr_err("fatal: out of memory\n");
+			abort();
+		}
+		argv[n++] = xstrndup(str, len);
+		argv[n] = NULL;
+		str += len;
+	}
+	*argc = n;
+	return argv;
+}
+
+static void free_words(char **argv)
+{
+	for (char **p = argv; p && *p; p++)
+		free(*p);
+	free(argv);
+}
+
+/*
+ * The first @c in @s outside "..." and (...) ; with @last the last one.
+ * Returns NULL when there is none.
+ */
+static const char *find_toplevel(const char *s, char c, bool last)
+{
+	const char *found = NULL;
+	bool quoted = false;
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		else if (quoted)
+			continue;
+		else if (*s == '(')
+			depth++;
+		else if (*s == ')')
+			depth--;
+		else if (*s == c && depth == 0) {
+			found = s;
+			if (!last)
+				break;
+		}
+	}
+	return found;
+}
+
+/* ---- types ------------------------------------------------------------ */
+
+static bool is_basic_type_n(const char *t, size_t n)
+{
+	static const char *const named[] = { "string", "ustring", "char", "symbol", "symstr" };
+	static const char *const bits[] = { "8", "16", "32", "64" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+		if (strlen(named[i]) == n && !strncmp(named[i], t, n))
+			return true;
+	if (n < 2 || !strchr("sux", t[0]))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
+		if (strlen(bits[i]) == n - 1 && !strncmp(bits[i], t + 1, n - 1))
+			return true;
+	return false;
+}
+
+/* Parse a decimal number filling all of [s, s+n); false if it does not. */
+static bool parse_dec_n(const char *s, size_t n, unsigned long *val)
+{
+	unsigned long v = 0;
+
+	if (!n || n > 9)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	*val = v;
+	return true;
+}
+
+/* b<bit-width>@<bit-offset>/<container-size>, the bits inside the container. */
+static bool is_bitfield_type(const char *t)
+{
+	const char *at, *slash;
+	unsigned long width, offset, size;
+
+	if (t[0] != 'b')
+		return false;
+	at = strchr(t, '@');
+	slash = at ? strchr(at, '/') : NULL;
+	if (!at || !slash)
+		return false;
+	if (!parse_dec_n(t + 1, at - t - 1, &width) ||
+	    !parse_dec_n(at + 1, slash - at - 1, &offset) ||
+	    !parse_dec_n(slash + 1, strlen(slash + 1), &size))
+		return false;
+	if (size != 8 && size != 16 && size != 32 && size != 64)
+		return false;
+	return width >= 1 && width + offset <= size;
+}
+
+/* A fetcharg type as the kernel's README lists it (%pd/%pD: kprobes only). */
+static bool is_valid_type(const char *t)
+{
+	size_t n = strlen(t);
+	const char *br = strchr(t, '[');
+	unsigned long len;
+
+	if (!strcmp(t, "%pd") || !strcmp(t, "%pD"))
+		return true;
+	if (br) {
+		if (t[n - 1] != ']' || !parse_dec_n(br + 1, t + n - 2 - br, &len))
+			return false;
+		if (len < 1 || len > MAX_TYPE_ARRAY_LEN)
+			return false;
+		return is_basic_type_n(t, br - t);
+	}
+	return is_basic_type_n(t, n) || is_bitfield_type(t);
+}
+
+/* ---- perf probe arguments --------------------------------------------- */
+
+static bool is_special_var(const char *v)
+{
+	static const char *const names[] = { "$retval", "$params", "$vars", "$comm", "$stack" };
+	unsigned long n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(v, names[i]))
+			return true;
+	if (!strncmp(v, "$stack", 6) && parse_dec_n(v + 6, strlen(v + 6), &n))
+		return true;
+	if (!strncmp(v, "$arg", 4) && parse_dec_n(v + 4, strlen(v + 4), &n) && n >= 1)
+		return true;
+	return false;
+}
+
+/*
+ * A raw fetcharg of [s, s+n): %REG, @SYM, $special, \imm, "str" or
+ * +|-[u]OFFS(raw).  Returns NULL when valid, else the part at fault.
+ */
+static const char *check_raw_fetcharg(const char *s, size_t n, int *errlen)
+{
+	*errlen = (int)n;
+	if (!n)
+		return s;
+	switch (s[0]) {
+	case '%': {
+		char *reg = xstrndup(s + 1, n - 1);
+		bool ok = arch_regs__is_valid(NULL, reg);
+
+		free(reg);
+		return ok ? NULL : s;
+	}
+	case '@':
+		return n > 1 ? NULL : s;
+	case '\\':
+		return n > 1 ? NULL : s;
+	case '"':
+		return n > 1 && s[n - 1] == '"' ? NULL : s;
+	case '$': {
+		char *v = xstrndup(s, n);
+		bool ok = is_special_var(v);
+
+		free(v);
+		return ok ? NULL : s;
+	}
+	case '+':
+	case '-': {
+		const char *p = s + 1, *open;
+		char *end;
+
+		if (*p == 'u')
+			p++;
+		open = memchr(p, '(', n - (p - s));
+		if (!open || s[n - 1] != ')' || open == p)
+			return s;
+		strtol(p, &end, 0);
+		if (end != open)
+			return s;
+		return check_raw_fetcharg(open + 1, s + n - 1 - (open + 1), errlen);
+	}
+	}
+	return s;
+}
+
+static void add_field(struct perf_probe_arg *arg, struct perf_probe_arg_field ***tail,
+		      const char *name, size_t n, long index, bool ref)
+{
+	struct perf_probe_arg_field *f = xzalloc(sizeof(*f));
+
+	f->name = xstrndup(name, n);
+	f->index = index;
+	f->ref = ref;
+	**tail = f;
+	*tail = &f->next;
+}
+
+/* VAR[->F|.F|[N]]... into arg->var and arg->field. */
+static int parse_c_variable(const char *v, const char *argstr, struct perf_probe_arg *arg)
+{
+	struct perf_probe_arg_field **tail = &arg->field;
+	const char *p = v;
+	size_t n = 0;
+
+	while (is_ident_char((unsigned char)p[n]))
+		n++;
+	if (!is_c_ident_n(p, n))
+		return semantic_error("'%s' is not a variable, register or fetcharg in '%s'.", v,
+				      argstr);
+	arg->var = xstrndup(p, n);
+	p += n;
+	while (*p) {
+		bool ref = false;
+
+		if (p[0] == '[') {
+			const char *close = strchr(p, ']');
+			unsigned long idx;
+
+			if (!close || !parse_dec_n(p + 1, close - p - 1, &idx))
+				return semantic_error("Array index must be a number: '%s' in '%s'.",
+						      p, argstr);
+			add_field(arg, &tail, p, close + 1 - p, (long)idx, false);
+			p = close + 1;
+			continue;
+		}
+		if (p[0] == '-' && p[1] == '>') {
+			ref = true;
+			p += 2;
+		} else if (p[0] == '.') {
+			p++;
+		} else if (p[0] == '=') {
+			return semantic_error("'%s': an argument has one NAME= at most, in '%s'.",
+					      p, argstr);
+		} else {
+			return semantic_error("'%s' is not a valid member access in '%s'.", p,
+					      argstr);
+		}
+		n = 0;
+		while (is_ident_char((unsigned char)p[n]))
+			n++;
+		if (!is_c_ident_n(p, n))
+			return semantic_error("'%s' needs a member name in '%s'.", ref ? "->" : ".",
+					      argstr);
+		add_field(arg, &tail, p, n, 0, ref);
+		p += n;
+	}
+	return 0;
+}
+
+static bool strip_suffix(char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	if (n < m || strcmp(s + n - m, suffix))
+		return false;
+	s[n - m] = '\0';
+	return true;
+}
+
+int parse_perf_probe_arg(const char *str, struct perf_probe_arg *arg)
+{
+	char *buf = xstrdup(str), *val = buf;
+	const char *eq, *colon, *bad;
+	int ret = 0, errlen;
+
+	eq = find_toplevel(buf, '=', false);
+	if (eq && eq != buf && buf[0] != '"' && buf[0] != '\\') {
+		if (!is_c_ident_n(buf, eq - buf)) {
+			char *name = xstrndup(buf, eq - buf);
+
+			ret = semantic_error("'%s' is bad for argument name in '%s'.", name, str);
+			free(name);
+			goto out;
+		}
+		arg->name = xstrndup(buf, eq - buf);
+		val = buf + (eq - buf) + 1;
+	} else if (eq == buf) {
+		ret = semantic_error("'' is bad for argument name in '%s'.", str);
+		goto out;
+	}
+	if (strip_suffix(val, "@user"))
+		arg->user_access = true;
+	colon = find_toplevel(val, ':', true);
+	if (colon) {
+		const char *type = colon + 1;
+
+		if (!is_valid_type(type)) {
+			ret = semantic_error("'%s' is not a valid type in '%s'.", type, str);
+			goto out;
+		}
+		arg->type = xstrdup(type);
+		val[colon - val] = '\0';
+	}
+	if (!arg->user_access && strip_suffix(val, "@user"))
+		arg->user_access = true;
+	if (!*val) {
+		ret = semantic_error("No variable or value in '%s'.", str);
+		goto out;
+	}
+	if (is_ident_start((unsigned char)val[0])) {
+		ret = parse_c_variable(val, str, arg);
+		goto out;
+	}
+	bad = check_raw_fetcharg(val, strlen(val), &errlen);
+	if (bad) {
+		if (bad[0] == '%')
+			ret = semantic_error("'%.*s' is not a register of %s in '%s'.", errlen, bad,
+					     arch_regs__host_arch(), str);
+		else if (bad[0] == '$')
+			ret = semantic_error("'%.*s' is not a special variable ($retval, $params, "
+					     "$vars, $comm, $argN, $stackN) in '%s'.",
+					     errlen, bad, str);
+		else
+			ret = semantic_error("'%.*s' is not a variable, register or fetcharg in "
+					     "'%s'.",
+					     errlen, bad, str);
+		goto out;
+	}
+	arg->var = xstrdup(val);
+out:
+	free(buf);
+	return ret;
+}
+
+/* ---- perf probe points ------------------------------------------------ */
+
+/* "%[GROUP:]EVENT" or "sdt_PROVIDER:NAME" at @s (without the '%'). */
+static int parse_sdt_event(const char *s, const char *tok, struct perf_probe_event *pev)
+{
+	const char *colon = strchr(s, ':');
+	const char *ev = colon ? colon + 1 : s;
+
+	if (colon && !is_event_glob(s, colon - s))
+		return semantic_error("'%.*s' is bad for group name in '%s'.", (int)(colon - s), s,
+				      tok);
+	if (!is_event_glob(ev, strlen(ev)))
+		return semantic_error("'%s' is bad for event name in '%s'.", ev, tok);
+	if (colon)
+		pev->group = xstrndup(s, colon - s);
+	pev->event = xstrdup(ev);
+	pev->sdt = true;
+	return 0;
+}
+
+/* "[GROUP:]EVENT" of "[GROUP:]EVENT=..." in [s, s+n). */
+static int parse_event_name(const char *s, size_t n, const char *tok, struct perf_probe_event *pev)
+{
+	const char *colon = memchr(s, ':', n);
+	const char *ev = colon ? colon + 1 : s;
+	size_t evlen = s + n - ev;
+
+	if (colon && !is_c_ident_n(s, colon - s))
+		return semantic_error("'%.*s' is bad for group name -it must follow C "
+				      "symbol-naming rule in '%s'.",
+				      (int)(colon - s), s, tok);
+	if (colon && colon - s > MAX_EVENT_NAME_LEN)
+		return semantic_error("'%.*s' is too long for a group name (%d > %d) in '%s'.",
+				      (int)(colon - s), s, (int)(colon - s), MAX_EVENT_NAME_LEN,
+				      tok);
+	if (!is_c_ident_n(ev, evlen))
+		return semantic_error("'%.*s' is bad for event name -it must follow C "
+				      "symbol-naming rule in '%s'.",
+				      (int)evlen, ev, tok);
+	if (evlen > MAX_EVENT_NAME_LEN)
+		return semantic_error("'%.*s' is too long for an event name (%zu > %d) in '%s'.",
+				      (int)evlen, ev, evlen, MAX_EVENT_NAME_LEN, tok);
+	if (colon)
+		pev->group = xstrndup(s, colon - s);
+	pev->event = xstrndup(ev, evlen);
+	return 0;
+}
+
+static int parse_abs_address(const char *p, const char *tok, struct perf_probe_point *pp)
+{
+	const char *q = p + 2;
+	char *end;
+
+	if (!isxdigit((unsigned char)*q))
+		return semantic_error("Invalid absolute address '%s' in '%s'.", p, tok);
+	pp->abs_address = strtoull(q, &end, 16);
+	if (!*end)
+		return 0;
+	if (!strcmp(end, "%return")) {
+		pp->retprobe = true;
+		return 0;
+	}
+	return semantic_error("Invalid absolute address '%s' in '%s'.", p, tok);
+}
+
+/* FUNC[@SRC][:RLN|+OFFS|%return|;PTN] or SRC:ALN or SRC;PTN at @p. */
+static int parse_probe_location(const char *p, const char *tok, struct perf_probe_point *pp)
+{
+	const char *lazy = strchr(p, ';');
+	const char *end = lazy ? lazy : p + strlen(p);
+	size_t headlen = strcspn(p, "@:+%;");
+	bool has_line = false, has_offset = false;
+	const char *q = p + headlen;
+	char *head;
+	int ret;
+
+	while (q < end) {
+		char c = *q++;
+		size_t n = strcspn(q, "@:+%;");
+		unsigned long val;
+		char *stop;
+
+		switch (c) {
+		case '@':
+			if (pp->file)
+				return semantic_error("SRC@SRC is not allowed: '@%.*s' in '%s'.",
+						      (int)n, q, tok);
+			if (!n)
+				return semantic_error("'@' needs a source file name in '%s'.", tok);
+			pp->file = xstrndup(q, n);
+			break;
+		case ':':
+			if (has_line)
+				return semantic_error("Line number given twice: ':%.*s' in '%s'.",
+						      (int)n, q, tok);
+			if (!n)
+				return semantic_error("':' needs a line number in '%s'.", tok);
+			if (!parse_dec_n(q, n, &val))
+				return semantic_error("There is non-digit char in line number "
+						      "':%.*s' in '%s'.",
+						      (int)n, q, tok);
+			pp->line = (int)val;
+			has_line = true;
+			break;
+		case '+':
+			if (has_offset)
+				return semantic_error("Offset given twice: '+%.*s' in '%s'.",
+						      (int)n, q, tok);
+			if (!n)
+				return semantic_error("'+' needs an offset in '%s'.", tok);
+			errno = 0;
+			val = strtoul(q, &stop, 0);
+			if (stop != q + n || errno || *q == '-')
+				return semantic_error("There is non-digit character in offset "
+						      "'+%.*s' in '%s'.",
+						      (int)n, q, tok);
+			pp->offset = val;
+			has_offset = true;
+			break;
+		case '%':
+			if (n != 6 || strncmp(q, "return", 6))
+				return semantic_error(
+					"'%%%.*s' is not a valid probe point suffix in "
+					"'%s'.",
+					(int)n, q, tok);
+			if (pp->retprobe)
+				return semantic_error("'%%return' given twice in '%s'.", tok);
+			pp->retprobe = true;
+			break;
+		}
+		q += n;
+	}
+	if (lazy) {
+		if (!lazy[1])
+			return semantic_error("';' needs a lazy pattern in '%s'.", tok);
+		pp->lazy_line = xstrdup(lazy + 1);
+	}
+
+	if (pp->retprobe && (has_line || has_offset || pp->lazy_line))
+		return semantic_error("Offset/Line/Lazy pattern can't be used with return probe "
+				      "in '%s'.",
+				      tok);
+	if (has_line && has_offset)
+		return semantic_error("Offset can't be used with line number in '%s'.", tok);
+	if (pp->lazy_line && has_offset)
+		return semantic_error("Lazy pattern can't be used with offset in '%s'.", tok);
+	if (pp->lazy_line && has_line)
+		return semantic_error("Lazy pattern can't be used with line number in '%s'.", tok);
+
+	head = xstrndup(p, headlen);
+	ret = 0;
+	if (!*head) {
+		ret = semantic_error("No function or source file name in '%s'.", tok);
+	} else if (!pp->file && strpbrk(head, "./") && (has_line || pp->lazy_line)) {
+		/* SRC:ALN or SRC;PTN */
+		if (!pp->line && !pp->lazy_line)
+			ret = semantic_error("File always requires line number or lazy pattern: "
+					     "'%s'.",
+					     tok);
+		else
+			pp->file = head, head = NULL;
+	} else if (!is_func_pattern(head)) {
+		ret = semantic_error("'%s' is not a valid function name in '%s'.", head, tok);
+	} else {
+		pp->function = head, head = NULL;
+	}
+	free(head);
+	return ret;
+}
+
+static int parse_probe_point_word(const char *tok, struct perf_probe_event *pev)
+{
+	const char *p = tok, *semi = strchr(tok, ';'), *eq = strchr(tok, '=');
+	const char *colon = strchr(tok, ':');
+	int ret;
+
+	if (*p == '%')
+		return parse_sdt_event(p + 1, tok, pev);
+	if (!strncmp(p, "sdt_", 4) && colon && is_c_ident_n(p, colon - p) &&
+	    is_event_glob(colon + 1, strlen(colon + 1)) && !isdigit((unsigned char)colon[1]))
+		return parse_sdt_event(p, tok, pev);
+	if (eq && (!semi || eq < semi)) {
+		ret = parse_event_name(p, eq - p, tok, pev);
+		if (ret)
+			return ret;
+		p = eq + 1;
+	}
+	if (!*p)
+		return semantic_error("No probe point after '=' in '%s'.", tok);
+	if (p[0] == '0' && p[1] == 'x')
+		return parse_abs_address(p, tok, &pev->point);
+	return parse_probe_location(p, tok, &pev->point);
+}
+
+int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev)
+{
+	char **argv;
+	int argc, ret;
+	size_t len = cmd ? strlen(cmd) : 0;
+
+	if (len > PROBE_SPEC_MAX_LEN)
+		return semantic_error("Probe definition is too long (%zu characters, at most %d): "
+				      "'%.32s...'.",
+				      len, PROBE_SPEC_MAX_LEN, cmd);
+	argv = split_words(cmd ? cmd : "", &argc);
+	if (!argc) {
+		ret = semantic_error("Empty probe definition.");
+		goto out;
+	}
+	pr_debug("probe-definition: %s\n", cmd);
+	if (argc - 1 > MAX_PROBE_ARGS) {
+		ret = semantic_error("Too many probe arguments (%d > %d).", argc - 1,
+				     MAX_PROBE_ARGS);
+		goto out;
+	}
+	ret = parse_probe_point_word(argv[0], pev);
+	if (ret)
+		goto out;
+	if (argc > 1 && pev->sdt) {
+		ret = semantic_error("'%s' takes no arguments: '%s'.", argv[0], argv[1]);
+		goto out;
+	}
+	pev->args = xzalloc(sizeof(*pev->args) * (argc > 1 ? argc - 1 : 1));
+	for (int i = 1; i < argc; i++) {
+		ret = parse_perf_probe_arg(argv[i], &pev->args[pev->nargs++]);
+		if (ret)
+			goto out;
+	}
+out:
+	free_words(argv);
+	if (ret) {
+		char *target = pev->target;
+		bool uprobes = pev->uprobes;
+
+		pev->target = NULL;
+		clear_perf_probe_event(pev);
+		pev->target = target;
+		pev->uprobes = uprobes;
+	}
+	return ret;
+}
+
+/* ---- synthesis of perf probe text -------------------------------------- */
+
+char *synthesize_perf_probe_point(const struct perf_probe_point *pp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!pp->function && !pp->file) {
+		strbuf_addf(&sb, "0x%" PRIx64, pp->abs_address);
+		if (pp->retprobe)
+			strbuf_addstr(&sb, "%return");
+		return strbuf_detach(&sb, NULL);
+	}
+	if (pp->function) {
+		strbuf_addstr(&sb, pp->function);
+		if (pp->offset)
+			strbuf_addf(&sb, "+%lu", pp->offset);
+		if (pp->line)
+			strbuf_addf(&sb, ":%d", pp->line);
+		if (pp->retprobe)
+			strbuf_addstr(&sb, "%return");
+		if (pp->file)
+			strbuf_addf(&sb, "@%s", pp->file);
+	} else {
+		strbuf_addstr(&sb, pp->file);
+		if (pp->line)
+			strbuf_addf(&sb, ":%d", pp->line);
+	}
+	if (pp->lazy_line)
+		strbuf_addf(&sb, ";%s", pp->lazy_line);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *synthesize_perf_probe_arg(const struct perf_probe_arg *pa)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (pa->name)
+		strbuf_addf(&sb, "%s=", pa->name);
+	strbuf_addstr(&sb, pa->var ? pa->var : "");
+	for (const struct perf_probe_arg_field *f = pa->field; f; f = f->next) {
+		if (f->name[0] == '[')
+			strbuf_addstr(&sb, f->name);
+		else
+			strbuf_addf(&sb, "%s%s", f->ref ? "->" : ".", f->name);
+	}
+	if (pa->type)
+		strbuf_addf(&sb, ":%s", pa->type);
+	if (pa->user_access)
+		strbuf_addstr(&sb, "@user");
+	return strbuf_detach(&sb, NULL);
+}
+
+char *synthesize_perf_probe_command(const struct perf_probe_event *pev)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	if (pev->sdt) {
+		strbuf_addch(&sb, '%');
+		if (pev->group)
+			strbuf_addf(&sb, "%s:", pev->group);
+		strbuf_addstr(&sb, pev->event ? pev->event : "");
+	} else {
+		if (pev->event) {
+			if (pev->group)
+				strbuf_addf(&sb, "%s:", pev->group);
+			strbuf_addf(&sb, "%s=", pev->event);
+		}
+		s = synthesize_perf_probe_point(&pev->point);
+		strbuf_addstr(&sb, s);
+		free(s);
+	}
+	for (int i = 0; i < pev->nargs; i++) {
+		s = synthesize_perf_probe_arg(&pev->args[i]);
+		strbuf_addf(&sb, " %s", s);
+		free(s);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* ---- debuginfo need ---------------------------------------------------- */
+
+bool perf_probe_arg_need_dwarf(const struct perf_probe_arg *pa)
+{
+	const char *v = pa->var;
+
+	if (pa->field || !v)
+		return pa->field != NULL;
+	if (!strcmp(v, "$params") || !strcmp(v, "$vars"))
+		return true;
+	return is_ident_start((unsigned char)v[0]);
+}
+
+bool perf_probe_event_need_dwarf(const struct perf_probe_event *pev)
+{
+	const struct perf_probe_point *pp = &pev->point;
+
+	if (pev->sdt)
+		return false;
+	if (pp->file || pp->line || pp->lazy_line)
+		return true;
+	for (int i = 0; i < pev->nargs; i++)
+		if (perf_probe_arg_need_dwarf(&pev->args[i]))
+			return true;
+	return false;
+}
+
+/* ---- trace events (k/uprobe_events lines) ------------------------------ */
+
+/* VALUE with +|-[u]OFFS(...) dereferences, into @arg. */
+static int parse_trace_arg_value(const char *v, struct probe_trace_arg *arg)
+{
+	size_t n = strlen(v);
+
+	while ((v[0] == '+' || v[0] == '-') && n && v[n - 1] == ')') {
+		struct probe_trace_arg_ref *ref = xzalloc(sizeof(*ref));
+		const char *p = v + 1, *open;
+		char *end;
+
+		if (*p == 'u') {
+			ref->user_access = true;
+			p++;
+		}
+		open = strchr(p, '(');
+		ref->offset = open ? strtol(p, &end, 0) : 0;
+		if (!open || end != open || open == p) {
+			free(ref);
+			pr_debug("Bad dereference in fetcharg '%s'\n", v);
+			return -EINVAL;
+		}
+		if (v[0] == '-')
+			ref->offset = -ref->offset;
+		/* The list starts at the innermost dereference. */
+		ref->next = arg->ref;
+		arg->ref = ref;
+		n -= open + 1 - v + 1;
+		v = open + 1;
+	}
+	if (!n) {
+		pr_debug("Empty fetcharg value\n");
+		return -EINVAL;
+	}
+	arg->value = xstrndup(v, n);
+	return 0;
+}
+
+static int parse_probe_trace_arg(const char *str, struct probe_trace_arg *arg)
+{
+	char *buf = xstrdup(str), *val = buf;
+	const char *eq = find_toplevel(buf, '=', false);
+	const char *colon;
+	int ret;
+
+	if (eq && is_c_ident_n(buf, eq - buf)) {
+		arg->name = xstrndup(buf, eq - buf);
+		val = buf + (eq - buf) + 1;
+	}
+	colon = find_toplevel(val, ':', true);
+	if (colon) {
+		arg->type = xstrdup(colon + 1);
+		val[colon - val] = '\0';
+		if (!*arg->type) {
+			pr_debug("Empty type in fetcharg '%s'\n", str);
+			free(buf);
+			return -EINVAL;
+		}
+	}
+	ret = parse_trace_arg_value(val, arg);
+	free(buf);
+	return ret;
+}
+
+/* PATH:0xOFF[(0xREF)] */
+static int parse_uprobe_point(const char *s, struct probe_trace_point *tp)
+{
+	const char *colon = strrchr(s, ':');
+	const char *paren;
+	char *end;
+
+	if (!colon || colon == s || strncmp(colon + 1, "0x", 2) ||
+	    !isxdigit((unsigned char)colon[3]))
+		return -EINVAL;
+	tp->module = xstrndup(s, colon - s);
+	tp->offset = strtoul(colon + 3, &end, 16);
+	paren = end;
+	if (*paren == '(') {
+		if (strncmp(paren + 1, "0x", 2))
+			return -EINVAL;
+		tp->ref_ctr_offset = strtoull(paren + 3, &end, 16);
+		if (end == paren + 3 || strcmp(end, ")"))
+			return -EINVAL;
+		return 0;
+	}
+	return *paren ? -EINVAL : 0;
+}
+
+/* [MOD:]SYM[+OFF] or [MOD:]0xADDR */
+static int parse_kprobe_point(const char *s, struct probe_trace_point *tp)
+{
+	const char *colon = strchr(s, ':');
+	const char *plus;
+	char *end;
+
+	if (colon) {
+		if (colon == s)
+			return -EINVAL;
+		tp->module = xstrndup(s, colon - s);
+		s = colon + 1;
+	}
+	if (s[0] == '0' && s[1] == 'x') {
+		tp->address = strtoull(s + 2, &end, 16);
+		return end == s + 2 || *end ? -EINVAL : 0;
+	}
+	plus = strchr(s, '+');
+	if (plus == s || !*s)
+		return -EINVAL;
+	tp->symbol = plus ? xstrndup(s, plus - s) : xstrdup(s);
+	if (plus) {
+		tp->offset = strtoul(plus + 1, &end, 0);
+		if (end == plus + 1 || *end)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int parse_probe_trace_command(const char *cmd, struct probe_trace_event *tev)
+{
+	char **argv;
+	int argc, ret = -EINVAL;
+	const char *p, *slash;
+
+	argv = split_words(cmd ? cmd : "", &argc);
+	if (argc < 2) {
+		pr_debug("Too few words in probe trace command '%s'\n", cmd ? cmd : "");
+		goto out;
+	}
+	p = argv[0];
+	if (p[0] != 'p' && p[0] != 'r')
+		goto bad;
+	tev->point.retprobe = p[0] == 'r';
+	p++;
+	while (tev->point.retprobe && isdigit((unsigned char)*p)) /* maxactive */
+		p++;
+	if (*p++ != ':')
+		goto bad;
+	slash = strchr(p, '/');
+	if (!slash || !is_c_ident_n(p, slash - p) || !is_c_func_name(slash + 1))
+		goto bad;
+	tev->group = xstrndup(p, slash - p);
+	tev->event = xstrdup(slash + 1);
+
+	tev->uprobes = strchr(argv[1], '/') != NULL;
+	if (tev->uprobes)
+		ret = parse_uprobe_point(argv[1], &tev->point);
+	else
+		ret = parse_kprobe_point(argv[1], &tev->point);
+	if (ret)
+		goto bad;
+
+	tev->args = xzalloc(sizeof(*tev->args) * (argc > 2 ? argc - 2 : 1));
+	for (int i = 2; i < argc; i++) {
+		ret = parse_probe_trace_arg(argv[i], &tev->args[tev->nargs++]);
+		if (ret)
+			goto bad;
+	}
+	ret = 0;
+	goto out;
+bad:
+	ret = -EINVAL;
+	pr_debug("Failed to parse probe trace command '%s'\n", cmd);
+out:
+	free_words(argv);
+	if (ret)
+		clear_probe_trace_event(tev);
+	return ret;
+}
+
+static void add_trace_refs(struct strbuf *sb, const struct probe_trace_arg_ref *ref)
+{
+	if (!ref)
+		return;
+	add_trace_refs(sb, ref->next); /* the outermost one is printed first */
+	strbuf_addf(sb, "%c%s%ld(", ref->offset < 0 ? '-' : '+', ref->user_access ? "u" : "",
+		    ref->offset < 0 ? -ref->offset : ref->offset);
+}
+
+char *synthesize_probe_trace_arg(const struct probe_trace_arg *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (arg->name)
+		strbuf_addf(&sb, "%s=", arg->name);
+	add_trace_refs(&sb, arg->ref);
+	strbuf_addstr(&sb, arg->value ? arg->value : "");
+	for (const struct probe_trace_arg_ref *r = arg->ref; r; r = r->next)
+		strbuf_addch(&sb, ')');
+	if (arg->type)
+		strbuf_addf(&sb, ":%s", arg->type);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *synthesize_probe_trace_point(const struct probe_trace_event *tev)
+{
+	const struct probe_trace_point *tp = &tev->point;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (tev->uprobes) {
+		strbuf_addf(&sb, "%s:0x%lx", tp->module ? tp->module : "", tp->offset);
+		if (tp->ref_ctr_offset)
+			strbuf_addf(&sb, "(0x%" PRIx64 ")", tp->ref_ctr_offset);
+		return strbuf_detach(&sb, NULL);
+	}
+	if (tp->module)
+		strbuf_addf(&sb, "%s:", tp->module);
+	if (tp->symbol)
+		strbuf_addf(&sb, "%s+%lu", tp->symbol, tp->offset);
+	else
+		strbuf_addf(&sb, "0x%" PRIx64, tp->address);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *synthesize_probe_trace_command(const struct probe_trace_event *tev)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	strbuf_addf(&sb, "%c:%s/%s ", tev->point.retprobe ? 'r' : 'p',
+		    tev->group ? tev->group : PERFPROBE_GROUP, tev->event ? tev->event : "");
+	s = synthesize_probe_trace_point(tev);
+	strbuf_addstr(&sb, s);
+	free(s);
+	for (int i = 0; i < tev->nargs; i++) {
+		s = synthesize_probe_trace_arg(&tev->args[i]);
+		strbuf_addf(&sb, " %s", s);
+		free(s);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* ---- cleanup ----------------------------------------------------------- */
+
+void clear_perf_probe_arg(struct perf_probe_arg *pa)
+{
+	struct perf_probe_arg_field *f = pa->field, *next;
+
+	free(pa->name);
+	free(pa->var);
+	free(pa->type);
+	for (; f; f = next) {
+		next = f->next;
+		free(f->name);
+		free(f);
+	}
+	memset(pa, 0, sizeof(*pa));
+}
+
+void clear_perf_probe_event(struct perf_probe_event *pev)
+{
+	struct perf_probe_point *pp = &pev->point;
+
+	free(pev->event);
+	free(pev->group);
+	free(pev->target);
+	free(pp->file);
+	free(pp->function);
+	free(pp->lazy_line);
+	for (int i = 0; i < pev->nargs; i++)
+		clear_perf_probe_arg(&pev->args[i]);
+	free(pev->args);
+	memset(pev, 0, sizeof(*pev));
+}
+
+void clear_probe_trace_event(struct probe_trace_event *tev)
+{
+	struct probe_trace_point *tp = &tev->point;
+
+	free(tev->event);
+	free(tev->group);
+	free(tp->realname);
+	free(tp->symbol);
+	free(tp->module);
+	for (int i = 0; i < tev->nargs; i++) {
+		struct probe_trace_arg *arg = &tev->args[i];
+		struct probe_trace_arg_ref *ref = arg->ref, *next;
+
+		free(arg->name);
+		free(arg->value);
+		free(arg->type);
+		for (; ref; ref = next) {
+			next = ref->next;
+			free(ref);
+		}
+	}
+	free(tev->args);
+	memset(tev, 0, sizeof(*tev));
+}
+
+void raw_probe_trace_arg(const struct perf_probe_arg *pa, struct probe_trace_arg *ta)
+{
+	const char *v = pa->var;
+
+	if (pa->name)
+		ta->name = xstrdup(pa->name);
+	if (pa->user_access && (v[0] == '+' || v[0] == '-') && v[1] != 'u') {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addch(&sb, v[0]);
+		strbuf_addch(&sb, 'u');
+		strbuf_addstr(&sb, v + 1);
+		ta->value = strbuf_detach(&sb, NULL);
+	} else {
+		ta->value = xstrdup(v);
+	}
+	if (pa->type)
+		ta->type = xstrdup(pa->type);
+}
+
+bool probe_event_match(const char *group_glob, const char *event_glob, const char *group,
+		       const char *event)
+{
+	if (group_glob && fnmatch(group_glob, group, 0))
+		return false;
+	return !fnmatch(event_glob, event, 0);
+}
+
+bool probe_event_match_filter(const char *filter, const char *group, const char *event)
+{
+	const char *colon;
+	char *g;
+	bool ok;
+
+	if (!filter || !*filter)
+		return true;
+	colon = strchr(filter, ':');
+	if (!colon)
+		return probe_event_match(NULL, filter, group, event);
+	g = xstrndup(filter, colon - filter);
+	ok = probe_event_match(g, colon + 1, group, event);
+	free(g);
+	return ok;
+}

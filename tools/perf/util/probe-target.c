@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The binary or kernel one command is about (see probe-target.h): its
+ * path or module, symbols, layout, build-id, its build-id cache entry and
+ * probe cache, and the one way every command opens its debuginfo.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/build-id.h"
+#include "util/debug.h"
+#include "util/probe-file.h"
+#include "util/probe-finder.h"
+#include "util/probe-target.h"
+#include "util/strbuf.h"
+#include "util/symbol-elf.h"
+#include "util/util.h"
+
+struct probe_conf probe_conf = { .max_probes = MAX_PROBES };
+
+void probe_target__clear(struct probe_target *t)
+{
+	free(t->path);
+	free(t->module);
+	if (t->syms)
+		symbol_elf__delete(t->syms);
+	if (t->layout)
+		symbol_elf__delete(t->layout);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The name of a module from its path: "/x/ext4.ko" -> "ext4". */
+static char *module_name(const char *target)
+{
+	const char *base = strrchr(target, '/');
+	size_t n;
+
+	base = base ? base + 1 : target;
+	n = strcspn(base, ".");
+	return xstrndup(base, n);
+}
+
+int probe_target__init(struct probe_target *t, const struct perf_probe_event *pev)
+{
+	memset(t, 0, sizeof(*t));
+	t->uprobes = pev->uprobes;
+	if (pev->uprobes) {
+		struct stat st;
+
+		t->path = realpath(pev->target, NULL);
+		if (!t->path || stat(t->path, &st) < 0) {
+			pr_err("Error: target executable %s: %s\n", pev->target, strerror(errno));
+			probe_target__clear(t);
+			return -ENOENT;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			pr_err("Error: target executable %s is a directory\n", pev->target);
+			probe_target__clear(t);
+			return -EISDIR;
+		}
+	} else if (pev->target) {
+		t->module = module_name(pev->target);
+		if (strchr(pev->target, '/'))
+			t->path = xstrdup(pev->target);
+	}
+	return 0;
+}
+
+int probe_target__symbols(struct probe_target *t)
+{
+	const char *what;
+	int ret;
+
+	if (t->syms)
+		return 0;
+	if (t->path)
+		ret = symbol_elf__load(t->path, &t->syms);
+	else if (probe_conf.vmlinux)
+		ret = symbol_elf__load(probe_conf.vmlinux, &t->syms);
+	else
+		ret = symbol_elf__load_kallsyms(NULL, &t->syms);
+	if (!ret)
+		return 0;
+	what = t->path ? t->path : probe_conf.vmlinux ? probe_conf.vmlinux : "/proc/kallsyms";
+	pr_err("Error: Failed to load symbols from %s: %s\n", what, symbol_elf__strerror(ret));
+	return ret;
+}
+
+/*
+ * The file layout of a uprobe target (segments, to turn addresses into file
+ * offsets): the loaded symbols' when there are, else the layout alone,
+ * which spares reading and sorting a large symbol table.
+ */
+const struct symbol_elf *probe_target__layout(struct probe_target *t)
+{
+	int ret;
+
+	if (t->syms)
+		return t->syms;
+	if (!t->layout) {
+		ret = symbol_elf__load_layout(t->path, &t->layout);
+		if (ret) {
+			pr_err("Error: Failed to read %s: %s\n", t->path,
+			       symbol_elf__strerror(ret));
+			return NULL;
+		}
+	}
+	return t->layout;
+}
+
+const char *probe_target__name(const struct probe_target *t)
+{
+	return t->path ? t->path : t->module ? t->module : "the kernel";
+}
+
+/*
+ * The probe cache of a target: the `probes` file of its build-id cache
+ * entry.  The build-id of the file on disk decides, so a rebuilt binary
+ * never gets another build's definitions; a copy of the same build at
+ * another path finds them through the .build-id link.
+ */
+int probe_target__cache_id(const struct probe_target *t, char **name, struct build_id *bid)
+{
+	int ret;
+
+	if (t->path) {
+		*name = xstrdup(t->path);
+		ret = filename__read_build_id(t->path, bid);
+	} else if (probe_conf.vmlinux) {
+		*name = xstrdup(KERNEL_CACHE_NAME);
+		ret = filename__read_build_id(probe_conf.vmlinux, bid);
+	} else if (t->module) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "[%s]", t->module);
+		*name = strbuf_detach(&sb, NULL);
+		ret = module__read_build_id(t->module, bid);
+	} else {
+		*name = xstrdup(KERNEL_CACHE_NAME);
+		ret = kernel__read_build_id(bid);
+	}
+	if (ret) {
+		free(*name);
+		*name = NULL;
+	}
+	return ret;
+}
+
+/*
+ * The build-id cache entry of the target's build-id that holds @file
+ * ("probes", "debug"): the one of the target's own path, else the one the
+ * .build-id link leads to (a copy of the same build elsewhere).  A new
+ * string, or NULL when neither has it.
+ */
+char *probe_target__cache_entry(const struct probe_target *t, const char *file)
+{
+	struct build_id bid;
+	char *name, *dir, *path, *link;
+
+	if (probe_target__cache_id(t, &name, &bid))
+		return NULL;
+	dir = build_id_cache__dirname(name, &bid);
+	free(name);
+	for (int i = 0; dir && i < 2; i++) {
+		path = path_join(dir, file);
+		if (access(path, R_OK) == 0) {
+			free(path);
+			return dir;
+		}
+		free(path);
+		free(dir);
+		dir = NULL;
+		if (i == 0) {
+			link = build_id_cache__linkname(&bid);
+			dir = realpath(link, NULL);
+			free(link);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The target's cache, for reading: 0 with *@pc (kept, not to be closed by
+ * the caller), or 1 when there is none or it is corrupt (then it is
+ * reported once and not used).
+ */
+int probe_target__open_cache(const struct probe_target *t, struct probe_cache **pc)
+{
+	/* One command resolves all its specs on one target: read its cache once. */
+	static struct {
+		char *key;
+		struct probe_cache *pc;
+	} memo;
+	const char *key = t->path ? t->path : t->module ? t->module : "";
+	struct strbuf err = STRBUF_INIT;
+	char *dir;
+	int ret;
+
+	if (memo.key && !strcmp(memo.key, key)) {
+		*pc = memo.pc;
+		return memo.pc ? 0 : 1;
+	}
+	free(memo.key);
+	probe_cache__close(memo.pc);
+	memo.key = xstrdup(key);
+	memo.pc = NULL;
+	*pc = NULL;
+	dir = probe_target__cache_entry(t, "probes");
+	if (!dir)
+		return 1;
+	ret = probe_cache__open(dir, false, &memo.pc, &err);
+	/* With --cache, the store reports it as an error. */
+	if (ret == -EBADMSG && !probe_conf.cache)
+		pr_warning("Warning: not using the corrupt probe cache %s\n", err.buf);
+	strbuf_release(&err);
+	free(dir);
+	if (ret)
+		memo.pc = NULL;
+	*pc = memo.pc;
+	return ret ? 1 : 0;
+}
+
+/*
+ * Uprobes: the "@+0xOFF" of a global.  The kernel adds OFF to where the
+ * probed file offset 0 would be in memory (probe address - probe file
+ * offset), so OFF is the global's virtual address less the delta between
+ * vaddr and file offset of the executable segment the probes are in.
+ */
+int probe_target__global_offset(void *ctx, uint64_t vaddr, uint64_t *offset)
+{
+	const struct symbol_elf *se = ctx;
+
+	for (int i = 0; i < se->nr_loads; i++) {
+		const struct elf_load_segment *l = &se->loads[i];
+
+		if (l->exec) {
+			*offset = vaddr - (l->vaddr - l->offset);
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
+int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg)
+{
+	const char *path = t->path ? t->path : probe_conf.vmlinux;
+	char *entry, *debug;
+	int ret;
+
+	*dbg = NULL;
+	if (!path)
+		return -ENODATA;
+	ret = debuginfo__new(path, dbg);
+	if (ret == -ENODATA) {
+		/* Kept in the build-id cache, e.g. by buildid-cache --debuginfod. */
+		entry = probe_target__cache_entry(t, "debug");
+		if (entry) {
+			debug = path_join(entry, "debug");
+			ret = debuginfo__new_with(path, debug, dbg);
+			free(debug);
+			free(entry);
+		}
+	}
+	if (!ret)
+		debuginfo__set_source_dir(*dbg, probe_conf.source);
+	return ret;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_PROBE_TARGET_H
+#define PERF_UTIL_PROBE_TARGET_H
+
+/*
+ * The binary or kernel one perf probe command is about: an executable
+ * (-x, uprobes), a kernel module (-m) or the kernel itself (-k vmlinux, or
+ * the running kernel through /proc/kallsyms).  A probe_target is set up
+ * from a perf_probe_event's target and loads what a stage needs when it
+ * first needs it: the symbol table, the segment layout, the build-id, the
+ * build-id cache entry, the probe cache, the debuginfo.  Every command
+ * that needs DWARF opens it here, through probe_target__open_debuginfo(),
+ * so -a, -D, -V, -L and -l find the same debuginfo.
+ *
+ * Functions that print say so; the others return -errno and leave the
+ * message to the caller, who knows the user's words.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/probe-spec.h"
+
+struct build_id;
+struct debuginfo;
+struct probe_cache;
+struct symbol_elf;
+
+/* The settings of one perf probe command, from its options. */
+struct probe_conf {
+	const char *vmlinux; /* -k: resolve kernel symbols in this file */
+	int max_probes;	     /* --max-probes: places one spec may resolve to */
+	bool force_add;	     /* -f: take numbered names for taken ones */
+	bool dry_run;	     /* -n: resolve and check, write nothing */
+	bool cache;	     /* --cache: keep what is resolved in the probe cache */
+	bool no_inlines;     /* --no-inlines: not the inlined instances */
+	const char *source;  /* -s: the directory of the source files */
+};
+extern struct probe_conf probe_conf;
+
+#define MAX_PROBES 128
+
+/* The target of one command, loaded once for all its events. */
+struct probe_target {
+	bool uprobes;
+	char *path;		   /* uprobes: the real path of the executable */
+	char *module;		   /* kprobes in a module: its name */
+	struct symbol_elf *syms;   /* NULL until needed */
+	struct symbol_elf *layout; /* segments only, for DWARF places */
+};
+
+/*
+ * Set up @t for @pev's target (pev->uprobes, pev->target).  An executable
+ * must exist and not be a directory (printed: "Error: target executable
+ * ..."); 0 or -errno.
+ */
+int probe_target__init(struct probe_target *t, const struct perf_probe_event *pev);
+/* Free what @t loaded and zero it. */
+void probe_target__clear(struct probe_target *t);
+
+/* "PATH", "MODULE" or "the kernel", for messages. */
+const char *probe_target__name(const struct probe_target *t);
+
+/*
+ * Load t->syms (the executable's, the -k vmlinux's or /proc/kallsyms);
+ * 0, or -errno after "Error: Failed to load symbols from ...".
+ */
+int probe_target__symbols(struct probe_target *t);
+
+/*
+ * The segment layout of a uprobe target (to turn addresses into file
+ * offsets): the loaded symbols' when there are, else the layout alone.
+ * NULL after a message when the file can not be read.
+ */
+const struct symbol_elf *probe_target__layout(struct probe_target *t);
+
+/*
+ * Uprobes: the file offset of a global's virtual address for "@+0xOFF"
+ * (@ctx: the target's layout), in the form of probe_finder_opts'
+ * global_offset.  0, or -ERANGE without an executable segment.
+ */
+int probe_target__global_offset(void *ctx, uint64_t vaddr, uint64_t *offset);
+
+/*
+ * The name the build-id cache keeps the target under (its path,
+ * "[kernel.kallsyms]" or "[MODULE]") in *@name (new string) and its
+ * build-id in *@bid.  0 or the -errno of reading the build-id.
+ */
+int probe_target__cache_id(const struct probe_target *t, char **name, struct build_id *bid);
+
+/*
+ * The directory of the build-id cache entry of the target's build-id that
+ * holds @file ("probes", "debug"): the one of the target's own path, else
+ * the one the .build-id link leads to (a copy of the same build
+ * elsewhere).  A new string, or NULL when neither has it.
+ */
+char *probe_target__cache_entry(const struct probe_target *t, const char *file);
+
+/*
+ * The target's probe cache, for reading: 0 with *@pc (kept for the next
+ * spec of the same command, not to be closed by the caller), or 1 when
+ * there is none or it is corrupt (then it is reported once, as a warning
+ * unless --cache, and not used).
+ */
+int probe_target__open_cache(const struct probe_target *t, struct probe_cache **pc);
+
+/*
+ * The one way to open the target's debuginfo: the DWARF of the file
+ * itself or what libdwfl finds for it (.gnu_debuglink,
+ * /usr/lib/debug/.build-id, debuginfod when DEBUGINFOD_URLS is set), else
+ * the `debug` file of its build-id cache entry (perf buildid-cache
+ * --debuginfod, or -a of a binary with separate debuginfo).  The -s
+ * source directory is applied.  0 with *@dbg, -ENODATA (none anywhere),
+ * -EBADMSG (corrupt DWARF) or -ENOENT; nothing is printed.
+ */
+int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg);
+
+#endif
