@@ -1,0 +1,115 @@
+#!/bin/sh
+test_description='-V, -L and -l of a stripped binary use the debuginfo kept in its build-id cache entry, as -a and -D do'
+. "$(dirname "$0")/lib.sh"
+unset DEBUGINFOD_URLS
+
+cat >app.c <<'SRC'
+#include <stdio.h>
+struct conn { int fd; const char *peer; };
+struct req { int len; struct conn *conn; };
+int served;
+__attribute__((noinline)) int handle(struct req *r, int seq)
+{
+	int total = r->len + seq;
+
+	served++;
+	return total;
+}
+int main(void) { struct conn c = { 3, "peer" }; struct req r = { 41, &c };
+	printf("%d\n", handle(&r, 1)); return 0; }
+SRC
+
+# entry_of FILE: the build-id cache entry directory of FILE.
+entry_of() {
+	echo "$HOME/.debug$(realpath "$1")/$("$PERF" buildid-list -i "$1")"
+}
+
+# The views of the -g build, with its path written as the stripped one's.
+views_of_g() {
+	"$PERF" probe -x "$TEST_TMP/app.g" -V handle >expect.V &&
+	"$PERF" probe -x "$TEST_TMP/app.g" -V "handle:4" >expect.V4 &&
+	"$PERF" probe -x "$TEST_TMP/app.g" -L handle >expect.L &&
+	"$PERF" probe -x "$TEST_TMP/app.g" -L "app.c:5-8" >expect.Lsrc
+}
+
+# check_views BIN: -V and -L of BIN print what they print for the -g build.
+check_views() {
+	"$PERF" probe -x "$1" -V handle >actual.V &&
+	test_cmp_file expect.V actual.V &&
+	"$PERF" probe -x "$1" -V "handle:4" >actual.V4 &&
+	test_cmp_file expect.V4 actual.V4 &&
+	"$PERF" probe -x "$1" -L handle >actual.L &&
+	test_cmp_file expect.L actual.L &&
+	"$PERF" probe -x "$1" -L "app.c:5-8" >actual.Lsrc &&
+	test_cmp_file expect.Lsrc actual.Lsrc
+}
+
+test_expect_success 'setup: a -g build, its separate debuginfo and a stripped copy' '
+	build_prog "$TEST_TMP/app.g" app.c -g -O0 &&
+	mkdir -p keep && objcopy --only-keep-debug app.g keep/app.debug &&
+	strip -g -o app app.g &&
+	views_of_g &&
+	grep -q "struct req\*	r" expect.V &&
+	grep -q "served++" expect.L
+'
+
+test_expect_success 'without the debuginfo anywhere -V and -L refuse in one line' '
+	test_must_fail "$PERF" probe -x "$TEST_TMP/app" -V handle >out 2>err &&
+	test_one_line err && grep -q "Failed to find the debuginfo" err && ! test -s out &&
+	test_must_fail "$PERF" probe -x "$TEST_TMP/app" -L handle >out 2>err &&
+	test_one_line err && ! test -s out
+'
+
+test_expect_success 'a debug file in the entry serves -D, -V and -L of the stripped binary' '
+	"$PERF" buildid-cache -a app &&
+	cp keep/app.debug "$(entry_of app)/debug" &&
+	"$PERF" probe -q -x "$TEST_TMP/app" -D "handle r->len seq" >actual.D &&
+	"$PERF" probe -q -x "$TEST_TMP/app.g" -D "handle r->len seq" | sed "s|/app.g:|/app:|" >expect.D &&
+	test_cmp_file expect.D actual.D &&
+	check_views "$TEST_TMP/app"
+'
+
+test_expect_success 'a copy of the same build at another path finds it through the .build-id link' '
+	mkdir -p elsewhere && cp app elsewhere/app &&
+	check_views "$TEST_TMP/elsewhere/app"
+'
+
+test_expect_success '-l names an event of the stripped binary through the cached debuginfo' '
+	mkdir -p fake && : >fake/kprobe_events &&
+	off=$("$PERF" probe -q -x "$TEST_TMP/app.g" -D "handle:4" | sed "s/.*app.g:\(0x[0-9a-f]*\).*/\1/") &&
+	echo "p:probe_app/handle_L4 $TEST_TMP/app.g:$off" >fake/uprobe_events &&
+	PERF_TRACEFS_DIR="$TEST_TMP/fake" "$PERF" probe -l >expect.l &&
+	grep -q "handle:4@" expect.l &&
+	echo "p:probe_app/handle_L4 $TEST_TMP/app:$off" >fake/uprobe_events &&
+	PERF_TRACEFS_DIR="$TEST_TMP/fake" "$PERF" probe -l | sed "s|/app)\$|/app.g)|" >actual.l &&
+	test_cmp_file expect.l actual.l
+'
+
+command -v debuginfod >/dev/null || {
+	test_skip 'buildid-cache --debuginfod -a, then -V and -L offline' 'no debuginfod (apt-get install debuginfod)'
+	test_done
+}
+
+PORT=$((20000 + ($$ + 7919) % 20000))
+URL="http://127.0.0.1:$PORT"
+export DEBUGINFOD_CACHE_PATH="$TEST_TMP/client-cache"
+export DEBUGINFOD_TIMEOUT=10
+test_cleanup 'kill $(cat "$TEST_TMP/server.pid" 2>/dev/null) 2>/dev/null'
+
+test_expect_success 'buildid-cache --debuginfod -a, then -V and -L offline with the server stopped' '
+	"$PERF" buildid-cache -r app && test_must_fail check_views "$TEST_TMP/app" 2>/dev/null &&
+	mkdir -p srv && cp keep/app.debug srv/ &&
+	(debuginfod -p "$PORT" -F srv -d "$TEST_TMP/db.sqlite" >server.log 2>&1 & echo $! >server.pid) &&
+	i=0 &&
+	# wait for the first scan; a miss is cached by the client, so drop it
+	until "$PERF" buildid-cache --debuginfod="$URL" -a app 2>/dev/null; do
+		rm -rf "$DEBUGINFOD_CACHE_PATH"
+		i=$((i + 1)); [ $i -lt 100 ] || { cat server.log; exit 1; }
+		sleep 0.2
+	done &&
+	test -s "$(entry_of app)/debug" &&
+	kill "$(cat server.pid)" && rm -rf "$DEBUGINFOD_CACHE_PATH" &&
+	check_views "$TEST_TMP/app"
+'
+
+test_done
