@@ -263,11 +263,6 @@ bool lsdir_no_dot_filter(const char *dir, const char *name, unsigned char d_type
 	return name[0] != '.';
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int lsdir(const char *dir, lsdir_filter_t filter, char ***names)
 {
 	DIR *d = opendir(dir);
@@ -283,17 +278,12 @@ int lsdir(const char *dir, lsdir_filter_t filter, char ***names)
 			continue;
 		if (filter && !filter(dir, de->d_name, de->d_type))
 			continue;
-		if (nr == alloc) {
-			alloc = alloc ? alloc * 2 : 16;
-			list = realloc(list, alloc * sizeof(*list));
-			if (!list)
-				out_of_memory();
-		}
+		ALLOC_GROW(list, nr + 1, alloc);
 		list[nr++] = xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (nr)
-		qsort(list, nr, sizeof(*list), cmp_names);
+		qsort(list, nr, sizeof(*list), strcmp_ptr);
 	*names = list;
 	return nr;
 }

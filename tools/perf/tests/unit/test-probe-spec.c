@@ -852,6 +852,28 @@ static void test_trace_synthesis_from_fields(void)
 	free(s);
 }
 
+/* The one [GROUP:]EVENT glob rule of -l, -d, perf list and %GROUP:EVENT. */
+static void test_event_globs(void)
+{
+	CHECK(probe_event_match_filter(NULL, "probe_app", "handle"));
+	CHECK(probe_event_match_filter("", "probe_app", "handle"));
+	CHECK(probe_event_match_filter("handle", "probe_app", "handle"));
+	CHECK(probe_event_match_filter("h*", "probe_app", "handle"));
+	CHECK(!probe_event_match_filter("h*", "probe_app", "other"));
+	CHECK(probe_event_match_filter("probe_*:*", "probe_app", "handle"));
+	CHECK(probe_event_match_filter("probe_app:handle", "probe_app", "handle"));
+	CHECK(!probe_event_match_filter("probe_x:handle", "probe_app", "handle"));
+	CHECK(probe_event_match_filter(":handle", "", "handle"));
+	CHECK(!probe_event_match_filter(":handle", "probe_app", "handle"));
+	/* like perf, GROUP/EVENT has no group part */
+	CHECK(!probe_event_match_filter("probe_app/handle", "probe_app", "handle"));
+	/* the globs match whole names */
+	CHECK(!probe_event_match_filter("hand", "probe_app", "handle"));
+	CHECK(probe_event_match(NULL, "*", "any", "thing"));
+	CHECK(!probe_event_match("sdt_*", "*", "probe_app", "x"));
+	CHECK(probe_event_match("sdt_*", "gc__*", "sdt_python", "gc__start"));
+}
+
 TESTS(TEST(test_accepts_probe_definitions), TEST(test_group_p_is_a_group_not_a_probe_type),
       TEST(test_same_argument_name_twice_is_left_to_the_resolver), TEST(test_accepts_arguments),
       TEST(test_array_index_field_has_its_number),
@@ -860,4 +882,4 @@ TESTS(TEST(test_accepts_probe_definitions), TEST(test_group_p_is_a_group_not_a_p
       TEST(test_point_synthesis_is_what_perf_lists), TEST(test_need_dwarf), TEST(test_c_func_names),
       TEST(test_arch_registers), TEST(test_trace_commands_round_trip),
       TEST(test_trace_command_fields), TEST(test_rejects_bad_trace_commands),
-      TEST(test_trace_synthesis_from_fields));
+      TEST(test_trace_synthesis_from_fields), TEST(test_event_globs));

@@ -442,6 +442,37 @@ static void test_writes_files_whole_and_joins_paths(void)
 	free(path);
 }
 
+static void test_grows_arrays_and_sorts_strings(void)
+{
+	char **v = NULL, *sorted[] = { "b", "a", "c", "a" };
+	size_t nr = 0, alloc = 0;
+	char *s;
+
+	for (int i = 0; i < 1000; i++) {
+		ALLOC_GROW(v, nr + 1, alloc);
+		CHECK(alloc >= nr + 1);
+		v[nr++] = sorted[i % 4];
+	}
+	CHECK_INT(nr, ==, 1000);
+	CHECK_STR(v[998], "c");
+	/* one step can ask for much more than the next capacity */
+	ALLOC_GROW(v, 5000, alloc);
+	CHECK_INT(alloc, >=, 5000);
+	free(v);
+	qsort(sorted, 4, sizeof(*sorted), strcmp_ptr);
+	CHECK_STR(sorted[0], "a");
+	CHECK_STR(sorted[1], "a");
+	CHECK_STR(sorted[3], "c");
+	s = xstrndup("abcdef", 3);
+	CHECK_STR(s, "abc");
+	free(s);
+	s = xstrndup("ab", 10);
+	CHECK_STR(s, "ab");
+	s = xrealloc(s, 0);
+	CHECK(s != NULL);
+	free(s);
+}
+
 static void test_removes_its_temporary_directory(void)
 {
 	CHECK_INT(rm_rf(tmpdir), ==, 0);
@@ -463,4 +494,4 @@ TESTS(TEST(test_makes_a_temporary_directory), TEST(test_parses_short_and_long_op
       TEST(test_reads_a_file_into_a_strbuf), TEST(test_looks_up_values_in_the_perf_config),
       TEST(test_falls_back_to_perfconfig_in_home), TEST(test_lists_a_directory_sorted_and_filtered),
       TEST(test_makes_and_removes_directory_trees), TEST(test_writes_files_whole_and_joins_paths),
-      TEST(test_removes_its_temporary_directory));
+      TEST(test_grows_arrays_and_sorts_strings), TEST(test_removes_its_temporary_directory));
