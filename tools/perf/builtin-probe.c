@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf probe: define, list and delete dynamic trace events.  This file parses
- * the command line; util/probe-event.c resolves and applies.
+ * the command line and picks the mode; util/probe-event.c resolves and
+ * applies, util/probe-show.c shows (-l -d -F -V -L), util/probe-cache-cmd.c
+ * runs the --cache subcommands (tools/perf/DESIGN.md).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -503,7 +503,7 @@ out:
 	return ret;
 }
 
-/* Resolve one event, in the order of DESIGN.md.  Count of *@tevs, or -errno. */
+/* Resolve one event, in the order of probe-event.h.  Count of *@tevs, or -errno. */
 static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
 					 struct probe_trace_event **tevs)
 {
