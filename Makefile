@@ -1,9 +1,16 @@
 # Build tools/perf/perf and its tests.  `make`, `make test`, `make demo`,
-# `make format`.  Dependencies are installed by scripts/install-deps.sh.
+# `make format`.  A plain `make` never installs anything: it checks the
+# libraries with pkg-config and names the Debian package of a missing one.
+# `make deps` installs the build packages (scripts/install-deps.sh); the
+# targets that run something (test, demo, bench, fuzz, check-format,
+# shellcheck) install what they need themselves, build packages included.
 
 CC ?= gcc
 PKG_CONFIG ?= pkg-config
-PKGS := libelf libdw libdebuginfod libtraceevent zlib
+# The pkg-config module and the Debian package of each library.
+BUILD_LIBS := libelf:libelf-dev libdw:libdw-dev libdebuginfod:libdebuginfod-dev \
+	libtraceevent:libtraceevent-dev zlib:zlib1g-dev
+PKGS := $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
 O := build
 
 # Recursively expanded: pkg-config runs only once the packages are there.
@@ -11,7 +18,10 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 CFLAGS ?= -O2 -g
-WARNINGS := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2
+# `make WERROR=0`: warnings stay warnings (a newer compiler finds new ones).
+WERROR ?= 1
+WARNINGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wno-unused-parameter -Wshadow \
+	-Wformat=2
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) -Itools/perf -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
@@ -35,18 +45,32 @@ UTIL_OBJS := $(UTIL_SRCS:%.c=$(O)/%.o)
 BUILTIN_OBJS := $(BUILTIN_SRCS:%.c=$(O)/%.o)
 UNIT_BINS := $(UNIT_SRCS:tools/perf/tests/unit/%.c=$(O)/tests/%)
 
-DEPS_STAMP := $(O)/.deps-ok
-
-.PHONY: all deps test unit-tests demo format clean fuzz bench
+.PHONY: all deps build-deps test unit-tests demo format check-format shellcheck clean fuzz bench
 all: $(PERF)
 
-$(DEPS_STAMP): scripts/install-deps.sh
+# Every compile waits for build-deps.  For a plain `make` it only checks, and
+# stops with one line naming what to install; the goals that set a machine
+# up (test, demo, bench, fuzz) install their packages, build ones included,
+# before the first compile.
+INSTALL_FOR := $(filter test demo bench fuzz,$(MAKECMDGOALS))
+build-deps:
+ifneq ($(INSTALL_FOR),)
+	@sh scripts/install-deps.sh $(INSTALL_FOR:%=--%)
+else
+	@command -v $(firstword $(CC)) >/dev/null || \
+		{ echo "make: no C compiler '$(CC)': apt-get install build-essential, or run \`make deps\`" >&2; exit 1; }
+	@command -v $(PKG_CONFIG) >/dev/null || \
+		{ echo "make: no $(PKG_CONFIG): apt-get install pkg-config, or run \`make deps\`" >&2; exit 1; }
+	@missing=; for l in $(BUILD_LIBS); do \
+		$(PKG_CONFIG) --exists $${l%%:*} || missing="$$missing $${l#*:}"; \
+	done; \
+	[ -z "$$missing" ] || { echo "make: missing libraries: apt-get install$$missing, or run \`make deps\`" >&2; exit 1; }
+endif
+
+deps:
 	@sh scripts/install-deps.sh
-	@mkdir -p $(@D) && touch $@
 
-deps: $(DEPS_STAMP)
-
-$(O)/%.o: %.c | $(DEPS_STAMP)
+$(O)/%.o: %.c | build-deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -58,14 +82,14 @@ $(PERF): $(BUILTIN_OBJS) $(O)/libperf-util.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(O)/tests/%: tools/perf/tests/unit/%.c $(O)/libperf-util.a | $(DEPS_STAMP)
+$(O)/tests/%: tools/perf/tests/unit/%.c $(O)/libperf-util.a | build-deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/libperf-util.a $(PKG_LIBS)
 
 unit-tests: $(UNIT_BINS)
 
+# build-deps installed the test packages already (install-deps --test).
 test: $(PERF) $(UNIT_BINS)
-	@sh scripts/install-deps.sh --test
 	@O=$(O) PERF_BIN=$(abspath $(PERF)) SANITIZE=$(SANITIZE) sh tools/perf/tests/run.sh
 
 # libFuzzer targets: `make fuzz [FUZZ_SECONDS=N]` runs each N seconds.
@@ -90,11 +114,7 @@ FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -O1 -g $(FUZZ_SAN) $(PKG_CFLA
 FUZZ_UTIL_OBJS := $(UTIL_SRCS:%.c=$(FUZZ_O)/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz-%)
 
-$(FUZZ_O)/.deps-ok: scripts/install-deps.sh
-	@sh scripts/install-deps.sh --fuzz
-	@mkdir -p $(@D) && touch $@
-
-$(FUZZ_O)/%.o: %.c | $(FUZZ_O)/.deps-ok
+$(FUZZ_O)/%.o: %.c | build-deps
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
@@ -102,7 +122,7 @@ $(FUZZ_O)/libperf-util.a: $(FUZZ_UTIL_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(FUZZ_O)/fuzz-%: tools/perf/tests/fuzz/fuzz-%.c $(FUZZ_O)/libperf-util.a | $(FUZZ_O)/.deps-ok
+$(FUZZ_O)/fuzz-%: tools/perf/tests/fuzz/fuzz-%.c $(FUZZ_O)/libperf-util.a | build-deps
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_O)/libperf-util.a $(PKG_LIBS)
 
 fuzz: $(FUZZ_BINS)
@@ -111,16 +131,39 @@ fuzz: $(FUZZ_BINS)
 demo: $(PERF)
 	@sh examples/demo.sh
 
+# The files `make format` formats and `make check-format` checks.
+FORMAT_FILES = $(UTIL_SRCS) $(BUILTIN_SRCS) $(UNIT_SRCS) \
+	$(wildcard tools/perf/tests/fuzz/*.[ch]) \
+	$(wildcard tools/perf/*.h tools/perf/util/*.h tools/perf/tests/unit/*.h)
+
 format:
-	clang-format -i $(UTIL_SRCS) $(BUILTIN_SRCS) $(UNIT_SRCS) \
-		$(wildcard tools/perf/tests/fuzz/*.[ch]) \
-		$(wildcard tools/perf/*.h tools/perf/util/*.h tools/perf/tests/unit/*.h)
+	@command -v clang-format >/dev/null || \
+		{ echo "make: no clang-format: apt-get install clang-format, or run \`make deps\`" >&2; exit 1; }
+	clang-format -i $(FORMAT_FILES)
+
+# Fails listing the files that `make format` would change.
+check-format:
+	@sh scripts/install-deps.sh --check
+	@bad=; for f in $(FORMAT_FILES); do \
+		clang-format --dry-run --Werror "$$f" >/dev/null 2>&1 || bad="$$bad $$f"; \
+	done; \
+	[ -z "$$bad" ] || { echo "check-format: these files need \`make format\`:"; \
+		for f in $$bad; do echo "  $$f"; done; exit 1; }
+	@echo "check-format: $(words $(FORMAT_FILES)) files formatted"
+
+# The test scripts and those of scripts/, examples/, bench/ and CI, as POSIX sh.
+SHELL_SCRIPTS = $(wildcard tools/perf/tests/shell/*.sh) tools/perf/tests/run.sh \
+	tools/perf/tests/fuzz/run.sh $(wildcard scripts/*.sh examples/*.sh bench/*.sh) .ci/run
+
+shellcheck:
+	@sh scripts/install-deps.sh --check
+	shellcheck -s sh $(SHELL_SCRIPTS)
 
 clean:
 	rm -rf build build-san build-fuzz tools/perf/perf
 
 -include $(shell find $(O) $(FUZZ_O) -name '*.d' 2>/dev/null)
 
+# build-deps installed the benchmark packages (install-deps --bench).
 bench: $(PERF)
-	@sh scripts/install-deps.sh --bench
 	@sh bench/run.sh

@@ -17,9 +17,15 @@ ${CC:-gcc} -O2 -o "$TIMEIT" "$top/bench/timeit.c" || exit 1
 export HOME="$WORK/home"
 mkdir -p "$HOME"
 
-VMLINUX=$(ls /usr/lib/debug/boot/vmlinux-6.1.0-*-cloud-amd64 2>/dev/null | head -n 1)
+# The first match of a glob, or empty.
+first() {
+	for f in "$@"; do
+		[ -e "$f" ] && echo "$f" && return
+	done
+}
+VMLINUX=$(first /usr/lib/debug/boot/vmlinux-6.1.0-*-cloud-amd64)
 PY=/usr/bin/python3.11d
-[ -x "$PY" ] || PY=$(ls /usr/bin/python3.*d 2>/dev/null | head -n 1)
+[ -x "$PY" ] || PY=$(first /usr/bin/python3.*d)
 
 # median of the numbers on stdin
 median() {
@@ -96,7 +102,7 @@ fi
 if [ -n "$PY" ] && [ -x "$PY" ]; then
 	bench_both "python3.11d: PyList_Append" probe -x "$PY" -D 'PyList_Append op newitem'
 	bench_both "python3.11d: member" probe -x "$PY" -D 'PyList_Append op->ob_refcnt'
-	bench_both "python3.11d: return" probe -x "$PY" -D 'PyDict_GetItem%return $retval'
+	bench_both "python3.11d: return" probe -x "$PY" -D "PyDict_GetItem%return \$retval"
 else
 	skip "python3.11d DWARF" "no python3.11d (apt-get install python3.11-dbg)"
 fi

@@ -1,30 +1,46 @@
 #!/bin/sh
-# Install the Debian packages the build and the tests need, when missing.
+# Install the Debian packages a make target needs, when missing.
+# Usage: install-deps.sh [--demo] [--test] [--check] [--bench] [--fuzz]
+# With no option: the build packages (what `make` needs, and clang-format
+# for `make format`); each option adds the packages of its target.
 # As root this runs apt-get; otherwise it prints what to install and fails.
 set -u
 
 pkgs="build-essential pkg-config libelf-dev libdw-dev libdebuginfod-dev
-libtraceevent-dev zlib1g-dev systemtap-sdt-dev elfutils binutils
-clang-format linux-perf"
+libtraceevent-dev zlib1g-dev clang-format"
 
-# Extra packages for tests: a real debuginfod server, a real DWARF+SDT binary,
-# 32-bit compiler support.
-case "${1:-}" in
---test) pkgs="$pkgs debuginfod python3.11-dbg gcc-multilib libc6-dbg" ;;
-# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d.
---bench) pkgs="$pkgs python3.11-dbg bc time linux-image-6.1.0-57-cloud-amd64-dbg" ;;
-esac
+for opt in "$@"; do
+	case "$opt" in
+	# `make demo`: gcc and strip, of the build packages.
+	--demo) ;;
+	# The tests: SDT headers, the system perf to compare with, a real
+	# debuginfod server, a real DWARF+SDT binary, 32-bit compiler support.
+	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
+python3.11-dbg gcc-multilib libc6-dbg" ;;
+	# `make check-format` and `make shellcheck`.
+	--check) pkgs="$pkgs shellcheck" ;;
+	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d.
+	--bench) pkgs="$pkgs linux-perf python3.11-dbg bc time
+linux-image-6.1.0-57-cloud-amd64-dbg" ;;
+	# `make fuzz`: clang and its libFuzzer runtime.
+	--fuzz) pkgs="$pkgs clang-14 libclang-rt-14-dev" ;;
+	*)
+		echo "install-deps.sh: unknown option '$opt'" >&2
+		exit 2
+		;;
+	esac
+done
 
-# Extra packages for `make fuzz`: clang and its libFuzzer runtime.
-if [ "${1:-}" = "--fuzz" ]; then
-	pkgs="$pkgs clang-14 libclang-rt-14-dev"
-fi
-
+# One dpkg-query for all of them: it lists those installed.
+# shellcheck disable=SC2086
+installed=" $(dpkg-query -W -f='${Package} ${Status}\n' $pkgs 2>/dev/null |
+	sed -n 's/ install ok installed$//p' | tr '\n' ' ') "
 missing=""
 for p in $pkgs; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
-		missing="$missing $p"
-	fi
+	case "$installed$missing " in
+	*" $p "*) ;;
+	*) missing="$missing $p" ;;
+	esac
 done
 [ -z "$missing" ] && exit 0
 

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -32,8 +31,10 @@
 #include "util/perf-ring.h"
 #include "util/strbuf.h"
 #include "util/trace-fields.h"
+#include "util/target.h"
 #include "util/tracepoint.h"
 #include "util/util.h"
+#include "util/workload.h"
 
 static const char *const trace_usage[] = {
 	"perf trace -e <event> [<options>] [<command>]",
@@ -67,17 +68,13 @@ struct trace {
 	struct tep_handle *tep;
 	FILE *out;
 
-	pid_t *targets; /* tasks, or the one -1 of system wide */
-	int nr_targets;
-	int *cpus, nr_cpus;
-	int *fds; /* [target][cpu][event], -1 when not open */
+	struct target target; /* tasks (or the one -1 of system wide) and CPUs */
+	int *fds;	      /* [task][cpu][event], -1 when not open */
 	int nr_fds;
 	struct perf_ring *rings; /* one per CPU */
 	bool show_thread;
 
-	pid_t child; /* the command, or 0 */
-	int child_status;
-	bool child_done;
+	struct workload workload; /* the command, pid 0 when none */
 
 	bool have_base;
 	uint64_t base_time;
@@ -167,230 +164,6 @@ static const char *pid_comm(int pid, void *priv)
 	return comm_table__find(&trace->comms, pid);
 }
 
-/* --- targets and CPUs -------------------------------------------------- */
-
-static void add_target(struct trace *trace, pid_t pid)
-{
-	trace->targets = realloc(trace->targets, (trace->nr_targets + 1) * sizeof(pid_t));
-	if (!trace->targets)
-		abort();
-	trace->targets[trace->nr_targets++] = pid;
-}
-
-/* Parse "0-3,5" (a sysfs CPU list) into trace->cpus. */
-static int read_cpus(struct trace *trace)
-{
-	struct strbuf list = STRBUF_INIT;
-	const char *p;
-	int err = strbuf_read_file(&list, "/sys/devices/system/cpu/online");
-
-	if (err) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		strbuf_reset(&list);
-		strbuf_addf(&list, "0-%ld", n > 0 ? n - 1 : 0);
-	}
-	for (p = list.buf; *p && *p != '\n';) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p)
-			break;
-		if (*end == '-')
-			hi = strtol(end + 1, &end, 10);
-		for (long c = lo; c <= hi; c++) {
-			trace->cpus = realloc(trace->cpus, (trace->nr_cpus + 1) * sizeof(int));
-			if (!trace->cpus)
-				abort();
-			trace->cpus[trace->nr_cpus++] = c;
-		}
-		p = *end == ',' ? end + 1 : end;
-	}
-	strbuf_release(&list);
-	return trace->nr_cpus ? 0 : -ENODEV;
-}
-
-static int parse_pid(const char *s, pid_t *pid)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(s, &end, 10);
-	if (errno || end == s || *end || n <= 0 || n > 0x3fffffff)
-		return -EINVAL;
-	*pid = n;
-	return 0;
-}
-
-/* -p: every thread of each process; -t: the threads themselves. */
-static int add_task_targets(struct trace *trace, const char *list, bool threads)
-{
-	char *copy = xstrdup(list), *save = NULL;
-	int err = 0;
-
-	for (char *tok = strtok_r(copy, ",", &save); tok && !err;
-	     tok = strtok_r(NULL, ",", &save)) {
-		struct strbuf path = STRBUF_INIT;
-		char **tids;
-		pid_t pid;
-		int nr;
-
-		if (parse_pid(tok, &pid)) {
-			pr_err("perf trace: '%s' is not a %s id\n", tok,
-			       threads ? "thread" : "process");
-			err = -EINVAL;
-			break;
-		}
-		strbuf_addf(&path, "/proc/%d/task", pid);
-		nr = lsdir(path.buf, lsdir_no_dot_filter, &tids);
-		if (nr <= 0) {
-			pr_err("perf trace: no %s with id %d\n", threads ? "thread" : "process",
-			       pid);
-			err = -ESRCH;
-		}
-		for (int i = 0; i < nr && !threads; i++)
-			add_target(trace, atoi(tids[i]));
-		if (nr > 0 && threads)
-			add_target(trace, pid);
-		lsdir_free(tids, nr > 0 ? nr : 0);
-		strbuf_release(&path);
-	}
-	free(copy);
-	return err;
-}
-
-/* Is @tid gone (no /proc entry, or a zombie)? */
-static bool task_gone(pid_t tid)
-{
-	struct strbuf path = STRBUF_INIT, stat = STRBUF_INIT;
-	const char *paren;
-	bool gone;
-
-	strbuf_addf(&path, "/proc/%d/stat", tid);
-	gone = strbuf_read_file(&stat, path.buf) != 0;
-	paren = strrchr(stat.buf, ')');
-	if (!gone && paren && (paren[1] && (paren[2] == 'Z' || paren[2] == 'X')))
-		gone = true;
-	strbuf_release(&path);
-	strbuf_release(&stat);
-	return gone;
-}
-
-static bool targets_gone(struct trace *trace)
-{
-	for (int i = 0; i < trace->nr_targets; i++)
-		if (!task_gone(trace->targets[i]))
-			return false;
-	return true;
-}
-
-/* --- the command ------------------------------------------------------- */
-
-struct workload {
-	int go[2];	 /* the parent writes a byte once the events are open */
-	int exec_err[2]; /* close-on-exec: the child writes errno when exec fails */
-};
-
-static pid_t start_workload(struct workload *w, const char **argv, const sigset_t *mask)
-{
-	pid_t pid;
-
-	if (pipe2(w->go, O_CLOEXEC) || pipe2(w->exec_err, O_CLOEXEC)) {
-		pr_err("perf trace: pipe: %s\n", strerror(errno));
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		pr_err("perf trace: fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		char c;
-		int err;
-
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		sigprocmask(SIG_SETMASK, mask, NULL);
-		close(w->go[1]);
-		close(w->exec_err[0]);
-		if (read(w->go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], (char *const *)argv);
-		err = errno;
-		if (write(w->exec_err[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(w->go[0]);
-	close(w->exec_err[1]);
-	return pid;
-}
-
-/* Let the command exec; 0, or the errno of a failed exec. */
-static int release_workload(struct workload *w)
-{
-	ssize_t n;
-	int err = 0;
-
-	if (write(w->go[1], "g", 1) != 1)
-		err = errno;
-	close(w->go[1]);
-	do {
-		n = read(w->exec_err[0], &err, sizeof(err));
-	} while (n < 0 && errno == EINTR);
-	close(w->exec_err[0]);
-	return n == sizeof(err) ? err : 0;
-}
-
-/* An exit status in the shell's words: the code, or 128 + the signal. */
-static int status_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
-static void reap_child(struct trace *trace, bool block)
-{
-	int status;
-
-	if (!trace->child || trace->child_done)
-		return;
-	if (waitpid(trace->child, &status, block ? 0 : WNOHANG) == trace->child) {
-		trace->child_status = status;
-		trace->child_done = true;
-	}
-}
-
-/* Wait up to @ms for the command to end. */
-static void wait_child(struct trace *trace, int ms)
-{
-	for (int i = 0; i < ms / 10 && !trace->child_done; i++) {
-		reap_child(trace, false);
-		if (!trace->child_done)
-			usleep(10000);
-	}
-}
-
-/*
- * After Ctrl-C: a terminal sent it to the command too, so give it a moment
- * to end; else pass SIGINT on, and at last ask it to stop.
- */
-static void end_child(struct trace *trace)
-{
-	wait_child(trace, 200);
-	if (!trace->child_done)
-		kill(trace->child, SIGINT);
-	wait_child(trace, 1000);
-	if (!trace->child_done)
-		kill(trace->child, SIGTERM);
-	reap_child(trace, true);
-}
-
 /* --- events ------------------------------------------------------------ */
 
 static int parse_formats(struct trace *trace)
@@ -419,13 +192,13 @@ static int parse_formats(struct trace *trace)
 
 static int *fd_slot(struct trace *trace, int target, int cpu, int event)
 {
-	return &trace->fds[(target * trace->nr_cpus + cpu) * trace->tps.nr + event];
+	return &trace->fds[(target * trace->target.nr_cpus + cpu) * trace->tps.nr + event];
 }
 
 static void init_attr(struct trace *trace, struct perf_event_attr *attr, int event, pid_t pid,
 		      bool sideband)
 {
-	bool command = trace->child && pid == trace->child;
+	bool command = trace->workload.pid && pid == trace->workload.pid;
 
 	memset(attr, 0, sizeof(*attr));
 	attr->type = PERF_TYPE_TRACEPOINT;
@@ -470,7 +243,7 @@ static void open_error(struct trace *trace, int event, pid_t pid, int err)
 		break;
 	case EMFILE:
 		pr_err("perf trace: too many open files (%d events x %d CPUs x %d tasks)\n",
-		       trace->tps.nr, trace->nr_cpus, trace->nr_targets);
+		       trace->tps.nr, trace->target.nr_cpus, trace->target.nr_tasks);
 		break;
 	default:
 		pr_err("perf trace: cannot open %s:%s: %s\n", tp->group, tp->name, strerror(err));
@@ -479,34 +252,35 @@ static void open_error(struct trace *trace, int event, pid_t pid, int err)
 
 static int open_events(struct trace *trace)
 {
-	trace->nr_fds = trace->nr_targets * trace->nr_cpus * trace->tps.nr;
+	trace->nr_fds = trace->target.nr_tasks * trace->target.nr_cpus * trace->tps.nr;
 	trace->fds = xmalloc(trace->nr_fds * sizeof(int));
 	for (int i = 0; i < trace->nr_fds; i++)
 		trace->fds[i] = -1;
-	trace->rings = xzalloc(trace->nr_cpus * sizeof(*trace->rings));
-	for (int c = 0; c < trace->nr_cpus; c++)
+	trace->rings = xzalloc(trace->target.nr_cpus * sizeof(*trace->rings));
+	for (int c = 0; c < trace->target.nr_cpus; c++)
 		trace->rings[c].fd = -1;
 
-	for (int t = 0; t < trace->nr_targets; t++) {
-		for (int c = 0; c < trace->nr_cpus; c++) {
+	for (int t = 0; t < trace->target.nr_tasks; t++) {
+		for (int c = 0; c < trace->target.nr_cpus; c++) {
 			for (int e = 0; e < trace->tps.nr; e++) {
 				struct perf_ring *ring = &trace->rings[c];
 				struct perf_event_attr attr;
 				int fd, err;
 
-				init_attr(trace, &attr, e, trace->targets[t], e == 0);
-				fd = sys_perf_event_open(&attr, trace->targets[t], trace->cpus[c],
-							 -1, PERF_FLAG_FD_CLOEXEC);
+				init_attr(trace, &attr, e, trace->target.tasks[t], e == 0);
+				fd = sys_perf_event_open(&attr, trace->target.tasks[t],
+							 trace->target.cpus[c], -1,
+							 PERF_FLAG_FD_CLOEXEC);
 				if (fd < 0 && errno == EINVAL) {
 					/* A kernel before 6.0 has no PERF_FORMAT_LOST. */
 					attr.read_format = 0;
-					fd = sys_perf_event_open(&attr, trace->targets[t],
-								 trace->cpus[c], -1,
+					fd = sys_perf_event_open(&attr, trace->target.tasks[t],
+								 trace->target.cpus[c], -1,
 								 PERF_FLAG_FD_CLOEXEC);
 				}
 				if (fd < 0) {
 					err = errno;
-					open_error(trace, e, trace->targets[t], err);
+					open_error(trace, e, trace->target.tasks[t], err);
 					return -err;
 				}
 				*fd_slot(trace, t, c, e) = fd;
@@ -521,7 +295,7 @@ static int open_events(struct trace *trace)
 				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd)) {
 					err = -errno;
 					pr_err("perf trace: cannot share the ring of CPU %d: %s\n",
-					       trace->cpus[c], strerror(errno));
+					       trace->target.cpus[c], strerror(errno));
 					return err;
 				}
 			}
@@ -554,7 +328,7 @@ static uint64_t read_lost(struct trace *trace)
 
 static void close_events(struct trace *trace)
 {
-	for (int c = 0; trace->rings && c < trace->nr_cpus; c++)
+	for (int c = 0; trace->rings && c < trace->target.nr_cpus; c++)
 		perf_ring__exit(&trace->rings[c]);
 	for (int i = 0; i < trace->nr_fds; i++)
 		if (trace->fds[i] >= 0)
@@ -689,14 +463,14 @@ static void drain(struct trace *trace, bool final)
 {
 	uint64_t horizon = final ? UINT64_MAX : now_ns() - ORDER_SLACK_NS;
 
-	for (int c = 0; c < trace->nr_cpus; c++)
+	for (int c = 0; c < trace->target.nr_cpus; c++)
 		perf_ring__snapshot(&trace->rings[c]);
 	for (;;) {
 		const struct perf_event_header *best = NULL;
 		struct perf_ring_sample best_sample = { 0 };
 		int best_cpu = -1;
 
-		for (int c = 0; c < trace->nr_cpus; c++) {
+		for (int c = 0; c < trace->target.nr_cpus; c++) {
 			const struct perf_event_header *hdr = perf_ring__peek(&trace->rings[c]);
 			struct perf_ring_sample sample;
 
@@ -719,7 +493,7 @@ static void drain(struct trace *trace, bool final)
 		process_record(trace, best, &best_sample);
 		perf_ring__consume(&trace->rings[best_cpu]);
 	}
-	for (int c = 0; c < trace->nr_cpus; c++)
+	for (int c = 0; c < trace->target.nr_cpus; c++)
 		perf_ring__release(&trace->rings[c]);
 	fflush(trace->out);
 }
@@ -812,10 +586,10 @@ static void raise_fd_limit(void)
 
 static void trace_loop(struct trace *trace, const sigset_t *wait_mask)
 {
-	struct pollfd *pfds = xzalloc(trace->nr_cpus * sizeof(*pfds));
+	struct pollfd *pfds = xzalloc(trace->target.nr_cpus * sizeof(*pfds));
 	uint64_t last_check = 0;
 
-	for (int c = 0; c < trace->nr_cpus; c++) {
+	for (int c = 0; c < trace->target.nr_cpus; c++) {
 		pfds[c].fd = trace->rings[c].fd;
 		pfds[c].events = POLLIN;
 	}
@@ -823,20 +597,19 @@ static void trace_loop(struct trace *trace, const sigset_t *wait_mask)
 		struct timespec timeout = { 0, POLL_MS * 1000000L };
 		bool stop = false;
 
-		if (ppoll(pfds, trace->nr_cpus, &timeout, wait_mask) > 0) {
+		if (ppoll(pfds, trace->target.nr_cpus, &timeout, wait_mask) > 0) {
 			/* A task event of a task that exited stays readable: stop polling it. */
-			for (int c = 0; c < trace->nr_cpus; c++)
+			for (int c = 0; c < trace->target.nr_cpus; c++)
 				if (pfds[c].revents & (POLLHUP | POLLERR | POLLNVAL))
 					pfds[c].fd = -1;
 		}
-		if (trace->child) {
+		if (trace->workload.pid) {
 			got_sigchld = 0;
-			reap_child(trace, false);
-			stop = trace->child_done;
-		} else if (trace->targets[0] != -1 &&
+			stop = workload__reap(&trace->workload, false);
+		} else if (trace->target.tasks[0] != -1 &&
 			   now_ns() - last_check > POLL_MS * 1000000ULL) {
 			last_check = now_ns();
-			stop = targets_gone(trace);
+			stop = target__tasks_gone(&trace->target);
 		}
 		drain(trace, false);
 		if (stop)
@@ -845,9 +618,21 @@ static void trace_loop(struct trace *trace, const sigset_t *wait_mask)
 	free(pfds);
 }
 
+/* -p, -t: say what is wrong with a list; 0 or -errno. */
+static int add_task_targets(struct trace *trace, const char *list, bool threads)
+{
+	struct strbuf why = STRBUF_INIT;
+	int err = target__add_tasks(&trace->target, list, threads, &why);
+
+	if (err)
+		pr_err("perf trace: %s\n", why.buf);
+	strbuf_release(&why);
+	return err;
+}
+
 static int run_trace(struct trace *trace, const char **argv, int argc)
 {
-	struct workload workload;
+	struct workload *workload = &trace->workload;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, orig;
 	uint64_t lost;
@@ -863,43 +648,41 @@ static int run_trace(struct trace *trace, const char **argv, int argc)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	if (argc > 0) {
-		trace->child = start_workload(&workload, argv, &orig);
-		if (trace->child < 0) {
-			trace->child = 0;
+		struct strbuf why = STRBUF_INIT;
+
+		if (workload__start(workload, argv, &orig, &why)) {
+			pr_err("perf trace: %s\n", why.buf);
+			strbuf_release(&why);
 			ret = 1;
 			goto out;
 		}
+		strbuf_release(&why);
 		if (!trace->system_wide)
-			add_target(trace, trace->child);
+			target__add_task(&trace->target, workload->pid);
 	}
 	if (trace->pid_list && add_task_targets(trace, trace->pid_list, false))
 		ret = 1;
 	if (trace->tid_list && add_task_targets(trace, trace->tid_list, true))
 		ret = 1;
-	if (!trace->nr_targets)
-		add_target(trace, -1);
-	trace->show_thread = trace->targets[0] == -1 || trace->nr_targets > 1 ||
-			     (trace->child && !trace->no_inherit);
+	if (!trace->target.nr_tasks)
+		target__add_task(&trace->target, -1);
+	trace->show_thread = trace->target.tasks[0] == -1 || trace->target.nr_tasks > 1 ||
+			     (workload->pid && !trace->no_inherit);
 	if (!ret && open_events(trace))
 		ret = 1;
 	if (ret) {
-		if (trace->child) {
-			/* Closing the go pipe unread makes the child exit at once. */
-			close(workload.go[1]);
-			close(workload.exec_err[0]);
-			reap_child(trace, true);
-		}
+		workload__abort(workload);
 		goto out;
 	}
-	if (!trace->child || trace->system_wide)
+	if (!workload->pid || trace->system_wide)
 		ioctl_all(trace, PERF_EVENT_IOC_ENABLE);
-	if (trace->child) {
-		err = release_workload(&workload);
+	if (workload->pid) {
+		err = workload__release(workload);
 		if (err) {
 			pr_err("perf trace: cannot run '%s': %s\n", argv[0], strerror(err));
 			ioctl_all(trace, PERF_EVENT_IOC_DISABLE);
-			reap_child(trace, true);
-			ret = err == ENOENT ? 127 : 126;
+			workload__reap(workload, true);
+			ret = workload__exit_code(workload);
 			goto out;
 		}
 	}
@@ -929,11 +712,11 @@ static int run_trace(struct trace *trace, const char **argv, int argc)
 			 " lost, max RSS %ld kB\n",
 			 trace->nr_printed, lost, ru.ru_maxrss);
 	}
-	if (trace->child) {
+	if (workload->pid) {
 		if (got_sigint)
-			end_child(trace);
-		reap_child(trace, true);
-		ret = status_code(trace->child_status);
+			workload__end(workload);
+		workload__reap(workload, true);
+		ret = workload__exit_code(workload);
 	}
 out:
 	close_events(trace);
@@ -947,6 +730,8 @@ int cmd_trace(int argc, const char **argv)
 		.show_comm = 1,
 		.mmap_pages = 128,
 		.line = STRBUF_INIT,
+		.target = TARGET_INIT,
+		.workload = WORKLOAD_INIT,
 	};
 	const struct option options[] = {
 		OPT_STRING_LIST('e', "event", &trace.event_specs, "event",
@@ -989,7 +774,7 @@ int cmd_trace(int argc, const char **argv)
 		goto out;
 	}
 	raise_fd_limit();
-	if (parse_formats(&trace) || read_cpus(&trace) || open_output(&trace)) {
+	if (parse_formats(&trace) || target__read_cpus(&trace.target) || open_output(&trace)) {
 		ret = 1;
 		goto out;
 	}
@@ -1005,7 +790,6 @@ out:
 	str_list_clear(&trace.event_specs);
 	comm_table__exit(&trace.comms);
 	strbuf_release(&trace.line);
-	free(trace.targets);
-	free(trace.cpus);
+	target__exit(&trace.target);
 	return ret;
 }
