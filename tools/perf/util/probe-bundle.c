@@ -7,7 +7,7 @@
 #include <zlib.h>
 
 #include "util/probe-bundle.h"
-#include "util/probe-file.h"
+#include "util/probe-cache.h"
 #include "util/util.h"
 
 void probe_bundle__add(struct probe_bundle *b, const char *name, const struct build_id *bid,

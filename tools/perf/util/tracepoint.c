@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "util/probe-file.h"
+#include "util/tracefs.h"
 #include "util/tracepoint.h"
 #include "util/util.h"
 
