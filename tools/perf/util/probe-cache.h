@@ -154,6 +154,7 @@ void probe_cache__strerror(enum probe_cache_doing doing, int err, const char *wh
  * nonzero return of @fn stops the walk and is returned; else 0.
  */
 typedef int (*probe_caches_fn)(const struct build_id_cache_entry *ent, const char *dir, void *ctx);
+/* Walk them, as above. */
 int probe_caches__for_each(probe_caches_fn fn, void *ctx);
 
 /*

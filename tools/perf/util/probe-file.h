@@ -38,6 +38,7 @@ int probe_file__open(bool uprobe, int flags);
 int probe_file__read_lines(int fd, char ***lines);
 /* The same, opening and closing the file itself. */
 int probe_file__get_lines(bool uprobe, char ***lines);
+/* Free @nr strings of @lines and the array (NULL: nothing). */
 void probe_file__free_lines(char **lines, int nr);
 
 /*
@@ -154,6 +155,7 @@ struct kprobe_blacklist {
  * blacklisted).  Malformed lines are skipped.
  */
 int kprobe_blacklist__load(struct kprobe_blacklist *bl, const char *path);
+/* Free what @bl holds and zero it. */
 void kprobe_blacklist__clear(struct kprobe_blacklist *bl);
 /* The entry holding @addr, or NULL. */
 const struct kprobe_blacklist_entry *kprobe_blacklist__find_addr(const struct kprobe_blacklist *bl,
