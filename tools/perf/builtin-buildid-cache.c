@@ -15,7 +15,7 @@
 #include "util/debug.h"
 #include "util/debuginfod.h"
 #include "util/parse-options.h"
-#include "util/probe-file.h"
+#include "util/probe-cache.h"
 #include "util/util.h"
 
 static const char *const buildid_cache_usage[] = {
@@ -78,32 +78,14 @@ static void free_files(struct cache_file *files, int nr)
  */
 static void add_sdt_markers(const struct cache_file *file, bool update)
 {
-	char *dir = build_id_cache__dirname(file->name, &file->bid);
 	struct strbuf err = STRBUF_INIT;
-	struct probe_cache *pc;
-	int removed = 0, ret = probe_cache__open(dir, true, &pc, &err);
+	int ret = probe_cache__update_sdt(file->name, &file->bid, file->name, update, &err);
 
-	if (ret) {
-		pr_warning("Warning: cannot update the probe cache of %s: %s\n", file->arg,
-			   err.len ? err.buf : strerror(-ret));
-		goto out;
-	}
-	if (update)
-		removed = probe_cache__remove_sdt_entries(pc);
-	ret = probe_cache__add_sdt_entries(pc, file->name, &err);
-	if (ret > 0 || (ret == 0 && removed))
-		ret = probe_cache__commit(pc);
 	if (ret == -EEXIST)
 		pr_debug("%s\n", err.buf); /* up to date, as when added before */
-	else if (ret < 0 && err.len)
-		pr_warning("Warning: %s; no SDT marker of it was cached\n", err.buf);
 	else if (ret < 0)
-		pr_warning("Warning: cannot write the probe cache of %s: %s\n", file->arg,
-			   strerror(-ret));
-	probe_cache__close(pc);
-out:
+		pr_warning("Warning: %s\n", err.buf);
 	strbuf_release(&err);
-	free(dir);
 }
 
 static const char *ok_or_fail(int err)

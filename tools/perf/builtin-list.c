@@ -10,7 +10,6 @@
  *	perf list sdt			SDT events
  *	perf list [GROUP:]EVENT		both, matching the globs
  */
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +17,9 @@
 #include "builtin.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
+#include "util/probe-cache.h"
 #include "util/probe-file.h"
+#include "util/probe-spec.h"
 #include "util/util.h"
 
 static const char *const list_usage[] = {
@@ -26,53 +27,19 @@ static const char *const list_usage[] = {
 	NULL,
 };
 
-/* A "[GROUP:]EVENT" glob; without GROUP: any group. */
-struct event_glob {
-	char *group;
-	const char *event;
-	char *buf;
-};
-
-static void event_glob__init(struct event_glob *g, const char *word)
-{
-	char *colon;
-
-	g->buf = xstrdup(word);
-	colon = strchr(g->buf, ':');
-	if (colon) {
-		*colon = '\0';
-		g->group = g->buf;
-		g->event = colon + 1;
-	} else {
-		g->group = NULL;
-		g->event = g->buf;
-	}
-}
-
-static bool event_glob__match(const struct event_glob *g, const char *group, const char *event)
-{
-	if (!g)
-		return true;
-	if (g->group && fnmatch(g->group, group, 0))
-		return false;
-	return !fnmatch(g->event, event, 0);
-}
-
 static void print_event(const char *name, const char *kind)
 {
 	printf("  %-50s [%s]\n", name, kind);
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The uprobe and kprobe events of tracefs, as perf lists tracepoints. */
-static void list_probe_events(const struct event_glob *g)
+/*
+ * The uprobe and kprobe events of tracefs matching the "[GROUP:]EVENT" glob
+ * @filter (NULL: all), as perf lists tracepoints.
+ */
+static void list_probe_events(const char *filter)
 {
 	char **names = NULL;
-	int nr = 0;
+	int nr = 0, alloc = 0;
 
 	for (int k = 0; k < 2; k++) {
 		char **part;
@@ -80,22 +47,20 @@ static void list_probe_events(const struct event_glob *g)
 
 		if (n <= 0)
 			continue;
-		names = realloc(names, (nr + n) * sizeof(*names));
-		if (!names)
-			abort();
+		ALLOC_GROW(names, nr + n, alloc);
 		memcpy(names + nr, part, n * sizeof(*part));
 		nr += n;
 		free(part);
 	}
 	if (nr)
-		qsort(names, nr, sizeof(*names), cmp_name);
+		qsort(names, nr, sizeof(*names), strcmp_ptr);
 	for (int i = 0; i < nr; i++) {
 		char *colon = strchr(names[i], ':');
 
 		if (!colon)
 			continue;
 		*colon = '\0';
-		if (event_glob__match(g, names[i], colon + 1)) {
+		if (probe_event_match_filter(filter, names[i], colon + 1)) {
 			*colon = ':';
 			print_event(names[i], "Tracepoint event");
 		}
@@ -103,37 +68,23 @@ static void list_probe_events(const struct event_glob *g)
 	probe_file__free_lines(names, nr);
 }
 
-static bool same_event(const struct probe_cache_sdt_event *a, const struct probe_cache_sdt_event *b)
-{
-	return !strcmp(a->group, b->group) && !strcmp(a->event, b->event);
-}
-
 /*
- * The cached SDT events.  An event cached for several files or builds
- * is listed once for each, with the file and the build-id's first 12
- * digits: "sdt_app:start@/usr/bin/app(0123456789ab)", as perf does.
+ * The cached SDT events (probe_cache__sdt_event_names()): an event cached
+ * for several files or builds is listed once for each, with the file and
+ * the build-id's first 12 digits: "sdt_app:start@/usr/bin/app(0123456789ab)",
+ * as perf does.
  */
-static void list_sdt_events(const struct event_glob *g)
+static void list_sdt_events(const char *filter)
 {
-	struct probe_cache_sdt_event *ev;
-	struct strbuf sb = STRBUF_INIT;
-	int nr = probe_cache__list_sdt_events(&ev);
+	char **names;
+	int nr = probe_cache__sdt_event_names(filter, &names);
 
 	for (int i = 0; i < nr; i++) {
-		bool dup = (i > 0 && same_event(&ev[i - 1], &ev[i])) ||
-			   (i + 1 < nr && same_event(&ev[i], &ev[i + 1]));
-
-		if (!event_glob__match(g, ev[i].group, ev[i].event))
-			continue;
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s:%s", ev[i].group, ev[i].event);
-		if (dup)
-			strbuf_addf(&sb, "@%s(%.12s)", ev[i].name, ev[i].sbid);
-		print_event(sb.buf, "SDT event");
+		print_event(names[i], "SDT event");
+		free(names[i]);
 	}
-	strbuf_release(&sb);
-	if (nr > 0)
-		probe_cache__free_sdt_events(ev, nr);
+	if (nr >= 0)
+		free(names);
 }
 
 int cmd_list(int argc, const char **argv)
@@ -154,8 +105,6 @@ int cmd_list(int argc, const char **argv)
 		return 0;
 	}
 	for (int i = 0; i < argc; i++) {
-		struct event_glob g;
-
 		if (!strcmp(argv[i], "sdt")) {
 			list_sdt_events(NULL);
 			continue;
@@ -164,10 +113,11 @@ int cmd_list(int argc, const char **argv)
 			list_probe_events(NULL);
 			continue;
 		}
-		event_glob__init(&g, argv[i]);
-		list_probe_events(&g);
-		list_sdt_events(&g);
-		free(g.buf);
+		/* An empty glob matches no name (a NULL filter would match all). */
+		if (!*argv[i])
+			continue;
+		list_probe_events(argv[i]);
+		list_sdt_events(argv[i]);
 	}
 	return 0;
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -13,6 +12,7 @@
 
 #include "util/build-id.h"
 #include "util/config.h"
+#include "util/elf-util.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -66,59 +66,24 @@ bool build_id__equal(const struct build_id *a, const struct build_id *b)
 	return a->size == b->size && !memcmp(a->data, b->data, a->size);
 }
 
-static uint32_t note_word(const unsigned char *p, bool swap)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? bswap_32(v) : v;
-}
-
 int elf_notes__find_build_id(const void *notes, size_t len, bool swap, size_t align,
 			     struct build_id *bid)
 {
-	const unsigned char *p = notes;
-	size_t off = 0;
+	struct elf_note_iter it;
+	struct elf_note note;
+	int ret;
 
-	if (align != 8)
-		align = 4;
-	/* Offsets are padded from the start of each note: with 8-byte notes the
-	 * descriptor starts at the next multiple of 8 after the 12-byte header
-	 * and the name. */
-	while (off < len) {
-		uint64_t namesz, descsz, desc_off, next;
-		uint32_t type;
-		const unsigned char *note = p + off;
-
-		if (len - off < 12)
+	elf_notes__iter_init(&it, notes, len, swap, align);
+	while ((ret = elf_notes__next(&it, &note)) > 0) {
+		if (!elf_note__is(&note, "GNU", NT_GNU_BUILD_ID))
+			continue;
+		if (note.descsz == 0 || note.descsz > BUILD_ID_SIZE)
 			return -EBADMSG;
-		namesz = note_word(note, swap);
-		descsz = note_word(note + 4, swap);
-		type = note_word(note + 8, swap);
-		desc_off = (12 + namesz + align - 1) & ~(uint64_t)(align - 1);
-		if (desc_off > len - off || descsz > len - off - desc_off)
-			return -EBADMSG;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(note + 12, "GNU", 4)) {
-			if (descsz == 0 || descsz > BUILD_ID_SIZE)
-				return -EBADMSG;
-			memcpy(bid->data, note + desc_off, descsz);
-			bid->size = descsz;
-			return 0;
-		}
-		/* The last descriptor's padding may be missing. */
-		next = (desc_off + descsz + align - 1) & ~(uint64_t)(align - 1);
-		off += next < len - off ? next : len - off;
+		memcpy(bid->data, note.desc, note.descsz);
+		bid->size = note.descsz;
+		return 0;
 	}
-	return -ENODATA;
-}
-
-static bool elf_swapped(const GElf_Ehdr *ehdr)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return ehdr->e_ident[EI_DATA] != ELFDATA2LSB;
-#else
-	return ehdr->e_ident[EI_DATA] != ELFDATA2MSB;
-#endif
+	return ret < 0 ? ret : -ENODATA;
 }
 
 /* Look through the SHT_NOTE sections; -ENODATA when none has a build-id. */
@@ -219,41 +184,28 @@ static int elf_check_extents(Elf *elf, const GElf_Ehdr *ehdr, size_t shnum, uint
 
 int filename__read_build_id(const char *path, struct build_id *bid)
 {
-	struct stat st;
+	uint64_t size;
 	GElf_Ehdr ehdr;
 	size_t shnum;
 	Elf *elf;
-	int fd, ret;
+	int fd, ret = elf_util__open(path, &fd, &elf, &size);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -ENOEXEC;
-		goto out_close;
-	}
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		ret = -ENOEXEC;
-		goto out_end;
-	}
+	if (ret)
+		return ret;
 	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrnum(elf, &shnum) < 0) {
 		ret = -EBADMSG;
-		goto out_end;
+		goto out;
 	}
-	ret = elf_check_extents(elf, &ehdr, shnum, st.st_size);
+	ret = elf_check_extents(elf, &ehdr, shnum, size);
 	if (ret)
-		goto out_end;
+		goto out;
 	ret = -ENODATA;
 	if (shnum)
-		ret = elf_sections__build_id(elf, elf_swapped(&ehdr), bid);
+		ret = elf_sections__build_id(elf, elf_util__swapped(&ehdr), bid);
 	if (ret == -ENODATA)
-		ret = elf_segments__build_id(elf, elf_swapped(&ehdr), bid);
-out_end:
-	elf_end(elf);
-out_close:
-	close(fd);
+		ret = elf_segments__build_id(elf, elf_util__swapped(&ehdr), bid);
+out:
+	elf_util__close(fd, elf);
 	return ret;
 }
 
@@ -482,15 +434,9 @@ out:
 static void entries_append(struct build_id_cache_entry **entries, int *nr, char *name,
 			   const struct build_id *bid)
 {
-	struct build_id_cache_entry *e = realloc(*entries, (*nr + 1) * sizeof(**entries));
-
-	if (!e) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
-	e[*nr].name = name;
-	e[*nr].bid = *bid;
-	*entries = e;
+	*entries = xrealloc(*entries, (*nr + 1) * sizeof(**entries));
+	(*entries)[*nr].name = name;
+	(*entries)[*nr].bid = *bid;
 	(*nr)++;
 }
 
@@ -516,8 +462,8 @@ static char *name_from_target(const char *target, const char *sbid)
 	start = target + 6;
 	len = target + len - blen - 1 - start;
 	if (start[0] == '[')
-		return strndup(start, len);
-	return strndup(start - 1, len + 1); /* keep the '/' before it */
+		return xstrndup(start, len);
+	return xstrndup(start - 1, len + 1); /* keep the '/' before it */
 }
 
 int build_id_cache__list(struct build_id_cache_entry **entries)

@@ -2,6 +2,18 @@
 #ifndef PERF_UTIL_BUILD_ID_H
 #define PERF_UTIL_BUILD_ID_H
 
+/*
+ * Build-ids (the GNU build-id note of an ELF file, of the running kernel
+ * and of its modules) and the build-id cache (~/.debug) that keeps files
+ * by name and build-id.
+ *
+ * Owns: reading build-ids, the cache's directory layout, adding,
+ * removing and listing its entries.  What an entry holds besides `elf`
+ * (the probes file) belongs to probe-cache.
+ * May call: elf-util (open, notes), config (buildid.dir), util, strbuf,
+ * debug.  Nothing of the probe stages.
+ */
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -20,6 +32,7 @@ struct build_id {
 int build_id__sprintf(const struct build_id *bid, char *buf);
 /* Parse a hex build-id of 2..40 digits; 0 or -EINVAL. */
 int build_id__from_hex(struct build_id *bid, const char *hex);
+/* Same size and bytes? */
 bool build_id__equal(const struct build_id *a, const struct build_id *b);
 
 /*
@@ -61,6 +74,7 @@ const char *buildid_dir(void);
 
 /* ROOT/NAME/BID and ROOT/.build-id/xx/yyyy, new strings. */
 char *build_id_cache__dirname(const char *name, const struct build_id *bid);
+/* The .build-id link of @bid (see above). */
 char *build_id_cache__linkname(const struct build_id *bid);
 
 /* Is there an entry for NAME with BID? */
@@ -108,6 +122,7 @@ int build_id_cache__list_name(const char *name, struct build_id_cache_entry **en
  */
 int build_id_cache__list_all(struct build_id_cache_entry **entries);
 
+/* Free what the listings above returned. */
 void build_id_cache__free_entries(struct build_id_cache_entry *entries, int nr);
 
 #endif

@@ -6,17 +6,12 @@
 
 #include "util/parse-options.h"
 #include "util/strbuf.h"
+#include "util/util.h" /* xrealloc(), ALLOC_GROW() */
 
 void str_list_append(struct str_list *list, const char *s)
 {
-	const char **items = realloc(list->items, (list->nr + 1) * sizeof(*items));
-
-	if (!items) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
-	items[list->nr++] = s;
-	list->items = items;
+	list->items = xrealloc(list->items, (list->nr + 1) * sizeof(*list->items));
+	list->items[list->nr++] = s;
 }
 
 void str_list_clear(struct str_list *list)
@@ -76,14 +71,10 @@ static void keep_split_copy(char *copy)
 {
 	static char **copies;
 	static size_t nr;
-	char **grown = realloc(copies, (nr + 1) * sizeof(*copies));
+	static size_t alloc;
 
-	if (!grown) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
-	grown[nr++] = copy;
-	copies = grown;
+	ALLOC_GROW(copies, nr + 1, alloc);
+	copies[nr++] = copy;
 }
 
 static int set_value(const struct option *opt, const char *arg, int unset)

@@ -7,19 +7,15 @@
 #include <zlib.h>
 
 #include "util/probe-bundle.h"
-#include "util/probe-file.h"
+#include "util/probe-cache.h"
 #include "util/util.h"
 
 void probe_bundle__add(struct probe_bundle *b, const char *name, const struct build_id *bid,
 		       const char *probes, size_t len)
 {
-	struct probe_bundle_entry *e = realloc(b->entries, sizeof(*e) * (b->nr + 1));
+	struct probe_bundle_entry *e;
 
-	if (!e) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
-	b->entries = e;
+	b->entries = xrealloc(b->entries, sizeof(*e) * (b->nr + 1));
 	e = &b->entries[b->nr++];
 	e->bid = *bid;
 	e->name = xstrdup(name);

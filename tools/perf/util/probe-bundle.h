@@ -20,6 +20,11 @@
  * The payload is, for each entry, a line "<build-id hex> <name length>
  * <probes length>\n" followed by the name (the cached path, or
  * "[kernel.kallsyms]") and the text of its probes file.
+ *
+ * Owns: the bundle file format (encode, decode, verify).  Reading and
+ * merging probe caches is probe-cache-cmd's business.
+ * May call: probe-cache (to check a probes text parses), build-id (the
+ * build-id type), zlib, util, strbuf.
  */
 
 #include <stddef.h>
@@ -48,6 +53,7 @@ struct probe_bundle {
 /* Append an entry (copies). */
 void probe_bundle__add(struct probe_bundle *b, const char *name, const struct build_id *bid,
 		       const char *probes, size_t len);
+/* Free the entries and zero @b. */
 void probe_bundle__clear(struct probe_bundle *b);
 
 /* The bundle as file content, into @out.  0 or -errno. */

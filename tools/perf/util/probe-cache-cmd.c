@@ -14,51 +14,59 @@
 #include "util/debug.h"
 #include "util/probe-bundle.h"
 #include "util/probe-cache-cmd.h"
-#include "util/probe-file.h"
+#include "util/probe-cache.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
-/*
- * The entries of the build-id cache; their probes files are opened by the
- * callers, which skip those without one (-ENOENT).
- */
-static int probe_caches__list(struct build_id_cache_entry **entries)
+/* Report a probe cache that failed as "Error: ..." (probe_cache__strerror()). */
+static void cache_error(enum probe_cache_doing doing, int err, const char *where,
+			const struct strbuf *detail)
 {
-	return build_id_cache__list_all(entries);
+	struct strbuf msg = STRBUF_INIT;
+
+	probe_cache__strerror(doing, err, where, detail ? detail->buf : NULL, &msg);
+	pr_err("Error: %s\n", msg.buf);
+	strbuf_release(&msg);
+}
+
+/* --cache --list: one cache; a failure is reported, remembered, and the walk goes on. */
+struct show_ctx {
+	const char *filter;
+	int ret;
+};
+
+static int show_one_cache(const struct build_id_cache_entry *ent, const char *dir, void *ctx)
+{
+	struct show_ctx *show = ctx;
+	struct strbuf err = STRBUF_INIT;
+	char sbid[SBUILD_ID_SIZE];
+	struct probe_cache *pc;
+	int r = probe_cache__open(dir, false, &pc, &err);
+
+	build_id__sprintf(&ent->bid, sbid);
+	if (r == -ENOENT) {
+		/* no probes file: nothing cached */
+	} else if (r) {
+		cache_error(PROBE_CACHE_LIST, r, dir, &err);
+		show->ret = r;
+	} else {
+		printf("%s (%s):\n", ent->name, sbid);
+		for (int j = 0; j < pc->nr; j++)
+			if (!show->filter || !fnmatch(show->filter, pc->entries[j].spec, 0))
+				printf("%s\n", pc->entries[j].spec);
+		probe_cache__close(pc);
+	}
+	strbuf_release(&err);
+	return 0;
 }
 
 int show_probe_cache(const char *filter)
 {
-	struct build_id_cache_entry *entries;
-	int nr = probe_caches__list(&entries), ret = 0;
+	struct show_ctx show = { filter, 0 };
 
-	for (int i = 0; i < nr; i++) {
-		char *dir = build_id_cache__dirname(entries[i].name, &entries[i].bid);
-		struct strbuf err = STRBUF_INIT;
-		char sbid[SBUILD_ID_SIZE];
-		struct probe_cache *pc;
-		int r = probe_cache__open(dir, false, &pc, &err);
-
-		build_id__sprintf(&entries[i].bid, sbid);
-		if (r == -ENOENT) {
-			/* no probes file: nothing cached */
-		} else if (r) {
-			pr_err("Error: %s: %s\n", r == -EBADMSG ? "corrupt probe cache" : dir,
-			       r == -EBADMSG ? err.buf : strerror(-r));
-			ret = r;
-		} else {
-			printf("%s (%s):\n", entries[i].name, sbid);
-			for (int j = 0; j < pc->nr; j++)
-				if (!filter || !fnmatch(filter, pc->entries[j].spec, 0))
-					printf("%s\n", pc->entries[j].spec);
-			probe_cache__close(pc);
-		}
-		strbuf_release(&err);
-		free(dir);
-	}
-	build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
-	return ret;
+	probe_caches__for_each(show_one_cache, &show);
+	return show.ret;
 }
 
 /* Remove the entries of the cache in @dir whose spec matches @filter. */
@@ -69,11 +77,7 @@ static int del_cache_entries(const char *dir, const char *filter, int *removed)
 	int n = 0, ret = probe_cache__open(dir, true, &pc, &err);
 
 	if (ret) {
-		if (ret == -EBADMSG)
-			pr_err("Error: corrupt probe cache %s (left as it is)\n", err.buf);
-		else
-			pr_err("Error: Failed to open the probe cache in %s: %s\n", dir,
-			       strerror(-ret));
+		cache_error(PROBE_CACHE_UPDATE, ret, dir, &err);
 		strbuf_release(&err);
 		return ret;
 	}
@@ -89,10 +93,23 @@ static int del_cache_entries(const char *dir, const char *filter, int *removed)
 	if (n)
 		ret = probe_cache__commit(pc);
 	if (ret)
-		pr_err("Error: Failed to write the probe cache %s: %s\n", pc->path, strerror(-ret));
+		cache_error(PROBE_CACHE_WRITE, ret, pc->path, NULL);
 	probe_cache__close(pc);
 	*removed += n;
 	return ret;
+}
+
+struct del_ctx {
+	const char *filter;
+	int removed;
+};
+
+static int del_one_cache(const struct build_id_cache_entry *ent, const char *dir, void *ctx)
+{
+	struct del_ctx *d = ctx;
+
+	(void)ent;
+	return del_cache_entries(dir, d->filter, &d->removed);
 }
 
 int del_probe_cache(const struct perf_probe_event *target, const char *filter)
@@ -112,16 +129,10 @@ int del_probe_cache(const struct perf_probe_event *target, const char *filter)
 		free(dir);
 		probe_target__clear(&t);
 	} else {
-		struct build_id_cache_entry *entries;
-		int nr = probe_caches__list(&entries);
+		struct del_ctx d = { filter, 0 };
 
-		for (int i = 0; i < nr && !ret; i++) {
-			char *dir = build_id_cache__dirname(entries[i].name, &entries[i].bid);
-
-			ret = del_cache_entries(dir, filter, &removed);
-			free(dir);
-		}
-		build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
+		ret = probe_caches__for_each(del_one_cache, &d);
+		removed = d.removed;
 	}
 	if (!ret && !removed) {
 		pr_err("Error: \"%s\" does not hit any cached event.\n", filter);
@@ -143,10 +154,8 @@ static int bundle_add_cache(struct probe_bundle *b, const char *name, const stru
 
 	if (ret == -ENOENT)
 		ret = 1;
-	else if (ret == -EBADMSG)
-		pr_err("Error: corrupt probe cache %s; nothing exported\n", err.buf);
 	else if (ret)
-		pr_err("Error: Failed to read the probe cache %s: %s\n", path, strerror(-ret));
+		cache_error(PROBE_CACHE_EXPORT, ret, path, &err);
 	if (!ret) {
 		if (pc->nr) {
 			probe_cache__format(pc, &text);
@@ -161,6 +170,16 @@ static int bundle_add_cache(struct probe_bundle *b, const char *name, const stru
 	free(path);
 	free(dir);
 	return ret;
+}
+
+/* Export: every cache; stops at the first failure (< 0). */
+static int export_one_cache(const struct build_id_cache_entry *ent, const char *dir, void *ctx)
+{
+	int ret;
+
+	(void)dir;
+	ret = bundle_add_cache(ctx, ent->name, &ent->bid);
+	return ret < 0 ? ret : 0;
 }
 
 int export_probe_cache(const char *file, const char *const *targets, int ntargets)
@@ -192,12 +211,7 @@ int export_probe_cache(const char *file, const char *const *targets, int ntarget
 			probe_target__clear(&t);
 		}
 	} else {
-		struct build_id_cache_entry *entries;
-		int nr = probe_caches__list(&entries);
-
-		for (int i = 0; i < nr && ret >= 0; i++)
-			ret = bundle_add_cache(&b, entries[i].name, &entries[i].bid);
-		build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
+		ret = probe_caches__for_each(export_one_cache, &b);
 	}
 	if (ret >= 0 && !b.nr) {
 		pr_err("Error: no cached probes to export\n");
@@ -283,8 +297,7 @@ int import_probe_cache(const char *file)
 		if (ret == -ENOENT) {
 			ret = 0;
 		} else if (ret) {
-			pr_err("Error: corrupt local probe cache %s; nothing was imported\n",
-			       err.len ? err.buf : dir);
+			cache_error(PROBE_CACHE_IMPORT, ret, dir, &err);
 		} else {
 			probe_cache__close(pc);
 		}

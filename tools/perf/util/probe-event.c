@@ -17,7 +17,9 @@
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/probe-event.h"
+#include "util/probe-cache.h"
 #include "util/probe-file.h"
+#include "util/tracefs.h"
 #include "util/probe-finder.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
@@ -216,7 +218,7 @@ static int check_ref_ctr_support(const struct probe_trace_event *tevs, int ntevs
 	for (int i = 0; i < ntevs; i++) {
 		if (!tevs[i].point.ref_ctr_offset)
 			continue;
-		if (probe_file__has_ref_ctr_offset() == 0) {
+		if (tracefs__has_ref_ctr_offset() == 0) {
 			pr_err("Error: %s:%s is guarded by a semaphore, and this kernel's uprobes can not raise semaphores (no ref_ctr_offset in tracefs README)\n",
 			       tevs[i].group, tevs[i].event);
 			return -EOPNOTSUPP;
@@ -727,10 +729,13 @@ static int probe_batch__cache(const struct probe_batch *b, const struct perf_pro
 	}
 	dir = build_id_cache__dirname(name, &bid);
 	ret = probe_cache__open(dir, true, out, &err);
-	if (ret == -EBADMSG)
-		pr_err("Error: corrupt probe cache %s (left as it is)\n", err.buf);
-	else if (ret)
-		pr_err("Error: Failed to open the probe cache in %s: %s\n", dir, strerror(-ret));
+	if (ret) {
+		struct strbuf msg = STRBUF_INIT;
+
+		probe_cache__strerror(PROBE_CACHE_UPDATE, ret, dir, err.buf, &msg);
+		pr_err("Error: %s\n", msg.buf);
+		strbuf_release(&msg);
+	}
 	for (int i = 0; !ret && i < npevs; i++) {
 		char **lines = xzalloc(sizeof(*lines) * (b->ntevs ? b->ntevs : 1));
 		char *spec;
@@ -788,8 +793,11 @@ int add_perf_probe_events(struct perf_probe_event *pevs, int npevs)
 	if (!ret && pc) {
 		ret = probe_cache__commit(pc);
 		if (ret) {
-			pr_err("Error: Failed to write the probe cache %s: %s\n", pc->path,
-			       strerror(-ret));
+			struct strbuf msg = STRBUF_INIT;
+
+			probe_cache__strerror(PROBE_CACHE_WRITE, ret, pc->path, NULL, &msg);
+			pr_err("Error: %s\n", msg.buf);
+			strbuf_release(&msg);
 			if (!probe_conf.dry_run)
 				probe_batch__unwrite(&b, uprobes);
 		}

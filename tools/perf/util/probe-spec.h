@@ -19,8 +19,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/probe-limits.h"
+
 #define PERFPROBE_GROUP "probe"
-#define MAX_EVENT_NAME_LEN 64
 #define MAX_PROBE_ARGS 128
 /* The longest probe definition parse_perf_probe_command() takes. */
 #define PROBE_SPEC_MAX_LEN 4096

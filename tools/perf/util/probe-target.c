@@ -14,7 +14,7 @@
 
 #include "util/build-id.h"
 #include "util/debug.h"
-#include "util/probe-file.h"
+#include "util/probe-cache.h"
 #include "util/probe-finder.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
@@ -215,8 +215,13 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
 		return 1;
 	ret = probe_cache__open(dir, false, &memo.pc, &err);
 	/* With --cache, the store reports it as an error. */
-	if (ret == -EBADMSG && !probe_conf.cache)
-		pr_warning("Warning: not using the corrupt probe cache %s\n", err.buf);
+	if (ret == -EBADMSG && !probe_conf.cache) {
+		struct strbuf msg = STRBUF_INIT;
+
+		probe_cache__strerror(PROBE_CACHE_USE, ret, dir, err.buf, &msg);
+		pr_warning("Warning: %s\n", msg.buf);
+		strbuf_release(&msg);
+	}
 	strbuf_release(&err);
 	free(dir);
 	if (ret)

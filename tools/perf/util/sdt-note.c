@@ -7,18 +7,15 @@
 #include <byteswap.h>
 #include <endian.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "util/debug.h"
+#include "util/elf-util.h"
 #include "util/sdt-note.h"
-#include "util/symbol-elf.h"
 #include "util/util.h"
 
 #define SDT_NOTE_OWNER "stapsdt"
@@ -37,11 +34,6 @@ static uint64_t get64(const unsigned char *p, bool swap)
 
 	memcpy(&v, p, sizeof(v));
 	return swap ? bswap_64(v) : v;
-}
-
-static size_t align_up(size_t n, size_t align)
-{
-	return (n + align - 1) / align * align;
 }
 
 void sdt_notes__free(struct sdt_note *notes, int nr)
@@ -104,77 +96,37 @@ static int parse_desc(const unsigned char *desc, size_t len, bool elf64, bool sw
 int sdt_notes__parse(const void *buf, size_t len, bool elf64, bool swap, size_t align,
 		     struct sdt_note **notes, const char **why)
 {
-	const unsigned char *p = buf;
 	struct sdt_note *v = NULL;
+	struct elf_note_iter it;
+	struct elf_note en;
 	const char *dummy;
-	size_t pos = 0;
-	int nr = 0, ret = 0;
+	int nr = 0, alloc = 0, ret;
 
 	if (!why)
 		why = &dummy;
-	if (align != 8)
-		align = 4;
-	while (pos < len) {
-		uint32_t namesz, descsz, type;
-		size_t name_off, desc_off, next;
+	elf_notes__iter_init(&it, buf, len, swap, align);
+	while ((ret = elf_notes__next(&it, &en)) > 0) {
+		struct sdt_note note = { 0 };
 
-		if (len - pos < 12) {
-			*why = "the SDT note section ends inside a note header";
-			ret = -EBADMSG;
-			break;
-		}
-		namesz = get32(p + pos, swap);
-		descsz = get32(p + pos + 4, swap);
-		type = get32(p + pos + 8, swap);
-		name_off = pos + 12;
-		desc_off = name_off + align_up(namesz, align);
-		next = desc_off + align_up(descsz, align);
-		/* Compare without overflow: the sizes come from the file. */
-		if (namesz > len || descsz > len || desc_off > len || desc_off + descsz > len) {
-			*why = "an SDT note runs past the end of its section (a truncated file?)";
-			ret = -EBADMSG;
-			break;
-		}
-		if (type == NT_STAPSDT && namesz == sizeof(SDT_NOTE_OWNER) &&
-		    !memcmp(p + name_off, SDT_NOTE_OWNER, namesz)) {
-			struct sdt_note note = { 0 };
-
-			ret = parse_desc(p + desc_off, descsz, elf64, swap, &note, why);
-			if (ret)
-				break;
-			v = realloc(v, (nr + 1) * sizeof(*v));
-			if (!v)
-				abort();
-			v[nr++] = note;
-		}
-		pos = next > len ? len : next;
+		if (!elf_note__is(&en, SDT_NOTE_OWNER, NT_STAPSDT))
+			continue;
+		ret = parse_desc(en.desc, en.descsz, elf64, swap, &note, why);
+		if (ret)
+			goto fail;
+		ALLOC_GROW(v, nr + 1, alloc);
+		v[nr++] = note;
 	}
-	if (ret) {
-		sdt_notes__free(v, nr);
-		return ret;
+	if (ret < 0) {
+		*why = it.short_header
+			       ? "the SDT note section ends inside a note header"
+			       : "an SDT note runs past the end of its section (a truncated file?)";
+		goto fail;
 	}
 	*notes = v;
 	return nr;
-}
-
-/* The file offset of @vaddr through the PT_LOAD holding it in its file part. */
-static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *offset)
-{
-	size_t phnum;
-
-	if (elf_getphdrnum(elf, &phnum) < 0)
-		return -EBADMSG;
-	for (size_t i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz) {
-			*offset = vaddr - ph.p_vaddr + ph.p_offset;
-			return 0;
-		}
-	}
-	return -ERANGE;
+fail:
+	sdt_notes__free(v, nr);
+	return ret;
 }
 
 /*
@@ -185,7 +137,10 @@ static int locate_notes(Elf *elf, const char *path, struct sdt_note *notes, int 
 {
 	GElf_Shdr base_shdr;
 	bool have_base = elf_find_section(elf, SHT_NULL, ".stapsdt.base", &base_shdr) != NULL;
-	int kept = 0;
+	struct elf_load_segment *loads;
+	int kept = 0, nr_loads;
+
+	elf_loads__read(elf, &loads, &nr_loads);
 
 	for (int i = 0; i < nr; i++) {
 		struct sdt_note *n = &notes[i];
@@ -200,10 +155,11 @@ static int locate_notes(Elf *elf, const char *path, struct sdt_note *notes, int 
 				n->semaphore += delta;
 		}
 		n->sem_offset = 0;
-		if (vaddr_to_offset(elf, n->pc, &n->offset)) {
+		if (elf_loads__vaddr_to_offset(loads, nr_loads, n->pc, &n->offset)) {
 			bad = "address";
 			where = n->pc;
-		} else if (n->semaphore && vaddr_to_offset(elf, n->semaphore, &n->sem_offset)) {
+		} else if (n->semaphore && elf_loads__vaddr_to_offset(loads, nr_loads, n->semaphore,
+								      &n->sem_offset)) {
 			bad = "semaphore";
 			where = n->semaphore;
 		}
@@ -218,6 +174,7 @@ static int locate_notes(Elf *elf, const char *path, struct sdt_note *notes, int 
 		}
 		notes[kept++] = *n;
 	}
+	free(loads);
 	return kept;
 }
 
@@ -229,46 +186,36 @@ int sdt_notes__read(const char *path, struct sdt_note **notes, const char **why)
 	Elf_Data *data;
 	GElf_Ehdr ehdr;
 	GElf_Shdr shdr;
+	uint64_t size;
 	Elf_Scn *scn;
-	struct stat st;
 	Elf *elf;
 	int fd, ret;
 
 	*notes = NULL;
 	if (!why)
 		why = &dummy;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		ret = -errno;
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -ENOEXEC;
-		goto out_close;
-	}
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
+	ret = elf_util__open(path, &fd, &elf, &size);
+	if (ret)
+		return ret;
+	if (!gelf_getehdr(elf, &ehdr)) {
 		ret = -ENOEXEC;
-		goto out_end;
+		goto out;
 	}
 	scn = elf_find_section(elf, SHT_NULL, ".note.stapsdt", &shdr);
 	if (!scn || shdr.sh_type != SHT_NOTE) {
 		ret = 0;
-		goto out_end;
+		goto out;
 	}
-	if (shdr.sh_offset > (uint64_t)st.st_size || shdr.sh_size > st.st_size - shdr.sh_offset) {
+	if (shdr.sh_offset > size || shdr.sh_size > size - shdr.sh_offset) {
 		*why = "the SDT note section runs past the end of the file (a truncated file?)";
 		ret = -EBADMSG;
-		goto out_end;
+		goto out;
 	}
 	data = elf_rawdata(scn, NULL);
 	if (!data) {
 		*why = "the SDT note section cannot be read";
 		ret = -EBADMSG;
-		goto out_end;
+		goto out;
 	}
 	ret = sdt_notes__parse(data->d_buf, data->d_size, ehdr.e_ident[EI_CLASS] == ELFCLASS64,
 			       ehdr.e_ident[EI_DATA] != host_data, shdr.sh_addralign, &v, why);
@@ -276,9 +223,7 @@ int sdt_notes__read(const char *path, struct sdt_note **notes, const char **why)
 		ret = locate_notes(elf, path, v, ret);
 	if (ret >= 0)
 		*notes = v;
-out_end:
-	elf_end(elf);
-out_close:
-	close(fd);
+out:
+	elf_util__close(fd, elf);
 	return ret;
 }

@@ -11,6 +11,14 @@
  * terminated provider, name and argument strings ("-4@%edi 8@-16(%rbp)").
  */
 
+/*
+ * Owns: decoding those notes and placing them in the file (prelink
+ * adjustment, file offsets).  Turning a marker into a probe is sdt-arg's
+ * and probe-cache's business.
+ * May call: elf-util (open, sections, notes, PT_LOAD conversions), util,
+ * debug.
+ */
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -56,6 +64,7 @@ int sdt_notes__read(const char *path, struct sdt_note **notes, const char **why)
 int sdt_notes__parse(const void *buf, size_t len, bool elf64, bool swap, size_t align,
 		     struct sdt_note **notes, const char **why);
 
+/* Free @nr notes and the array. */
 void sdt_notes__free(struct sdt_note *notes, int nr);
 
 #endif

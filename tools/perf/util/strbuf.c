@@ -7,18 +7,9 @@
 #include <unistd.h>
 
 #include "util/strbuf.h"
+#include "util/util.h" /* xrealloc() */
 
 char strbuf_slopbuf[1];
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
 
 void strbuf_init(struct strbuf *sb, size_t hint)
 {

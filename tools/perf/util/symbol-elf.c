@@ -14,7 +14,7 @@
 
 #include "util/build-id.h"
 #include "util/debug.h"
-#include "util/probe-spec.h"
+#include "util/elf-util.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
@@ -32,12 +32,7 @@ static void sym_vec_add(struct sym_vec *sv, const char *name, uint64_t addr, uin
 {
 	struct elf_symbol *s;
 
-	if (sv->nr == sv->alloc) {
-		sv->alloc = sv->alloc ? 2 * sv->alloc : 256;
-		sv->v = realloc(sv->v, sv->alloc * sizeof(*sv->v));
-		if (!sv->v)
-			abort();
-	}
+	ALLOC_GROW(sv->v, sv->nr + 1, sv->alloc);
 	s = &sv->v[sv->nr++];
 	s->name = xstrdup(name);
 	s->addr = addr;
@@ -81,64 +76,17 @@ static bool elf_truncated(Elf *elf, off_t size)
 	return false;
 }
 
-/* Open @path with libelf; *@fd and *@elf on success, else -errno. */
+/* Open @path with libelf, refusing a truncated file; *@fd and *@elf, else -errno. */
 static int elf_open(const char *path, int *fd, Elf **elf)
 {
-	struct stat st;
-	int ret;
+	uint64_t size;
+	int ret = elf_util__open(path, fd, elf, &size);
 
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0)
-		return -errno;
-	if (fstat(*fd, &st) < 0) {
-		ret = -errno;
-		goto out_close;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = -EISDIR;
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = -ENOEXEC;
-		goto out_close;
-	}
-	elf_version(EV_CURRENT);
-	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
-	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
-		ret = -ENOEXEC;
-		goto out_end;
-	}
-	if (elf_truncated(*elf, st.st_size)) {
+	if (!ret && elf_truncated(*elf, size)) {
+		elf_util__close(*fd, *elf);
 		ret = -EBADMSG;
-		goto out_end;
 	}
-	return 0;
-out_end:
-	elf_end(*elf);
-out_close:
-	close(*fd);
 	return ret;
-}
-
-Elf_Scn *elf_find_section(Elf *elf, Elf64_Word type, const char *name, GElf_Shdr *shdr)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *sname;
-
-		if (!gelf_getshdr(scn, shdr))
-			return NULL;
-		if (type != SHT_NULL && shdr->sh_type != type)
-			continue;
-		sname = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (!name || (sname && !strcmp(sname, name)))
-			return scn;
-	}
-	return NULL;
 }
 
 /*
@@ -254,27 +202,7 @@ static void read_plt(Elf *elf, struct sym_vec *sv)
 
 static int read_loads(Elf *elf, struct symbol_elf *se)
 {
-	size_t phnum;
-
-	if (elf_getphdrnum(elf, &phnum) < 0)
-		return -EBADMSG;
-	se->loads = phnum ? xzalloc(phnum * sizeof(*se->loads)) : NULL;
-	for (size_t i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, i, &ph))
-			return -EBADMSG;
-		if (ph.p_type != PT_LOAD)
-			continue;
-		se->loads[se->nr_loads++] = (struct elf_load_segment){
-			.vaddr = ph.p_vaddr,
-			.memsz = ph.p_memsz,
-			.offset = ph.p_offset,
-			.filesz = ph.p_filesz,
-			.exec = ph.p_flags & PF_X,
-		};
-	}
-	return 0;
+	return elf_loads__read(elf, &se->loads, &se->nr_loads);
 }
 
 /* A separate debug file of @path with a .symtab, found by build-id; new string or NULL. */
@@ -300,8 +228,7 @@ static char *find_debug_file(const char *path)
 			continue;
 		if (elf_find_section(elf, SHT_SYMTAB, NULL, &shdr))
 			found = xstrdup(cands[i]);
-		elf_end(elf);
-		close(fd);
+		elf_util__close(fd, elf);
 	}
 	free(cands[0]);
 	free(cands[1]);
@@ -321,8 +248,7 @@ static int read_debug_symtab(const char *dpath, struct sym_vec *sv)
 		return ret;
 	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
 	ret = scn ? read_symtab(elf, scn, &shdr, true, sv) : -ENODATA;
-	elf_end(elf);
-	close(fd);
+	elf_util__close(fd, elf);
 	return ret;
 }
 
@@ -409,8 +335,7 @@ int symbol_elf__load(const char *path, struct symbol_elf **out)
 out:
 	free_syms(sv.v, sv.nr);
 	symbol_elf__delete(se);
-	elf_end(elf);
-	close(fd);
+	elf_util__close(fd, elf);
 	return ret;
 }
 
@@ -422,8 +347,7 @@ int symbol_elf__load_layout(const char *path, struct symbol_elf **out)
 	if (ret < 0)
 		return ret;
 	ret = read_layout(elf, path, out);
-	elf_end(elf);
-	close(fd);
+	elf_util__close(fd, elf);
 	return ret;
 }
 
@@ -513,9 +437,7 @@ bool elf_symbol__is_function(const struct elf_symbol *sym)
 
 static void ptr_vec_add(const struct elf_symbol ***v, int *nr, const struct elf_symbol *s)
 {
-	*v = realloc(*v, (*nr + 1) * sizeof(**v));
-	if (!*v)
-		abort();
+	*v = xrealloc(*v, (*nr + 1) * sizeof(**v));
 	(*v)[(*nr)++] = s;
 }
 
@@ -644,28 +566,12 @@ int symbol_elf__aliases(const struct symbol_elf *se, const struct elf_symbol *sy
 
 int symbol_elf__vaddr_to_offset(const struct symbol_elf *se, uint64_t vaddr, uint64_t *offset)
 {
-	for (int i = 0; i < se->nr_loads; i++) {
-		const struct elf_load_segment *l = &se->loads[i];
-
-		if (vaddr >= l->vaddr && vaddr - l->vaddr < l->filesz) {
-			*offset = vaddr - l->vaddr + l->offset;
-			return 0;
-		}
-	}
-	return -ERANGE;
+	return elf_loads__vaddr_to_offset(se->loads, se->nr_loads, vaddr, offset);
 }
 
 int symbol_elf__offset_to_vaddr(const struct symbol_elf *se, uint64_t offset, uint64_t *vaddr)
 {
-	for (int i = 0; i < se->nr_loads; i++) {
-		const struct elf_load_segment *l = &se->loads[i];
-
-		if (offset >= l->offset && offset - l->offset < l->filesz) {
-			*vaddr = l->vaddr + (offset - l->offset);
-			return 0;
-		}
-	}
-	return -ERANGE;
+	return elf_loads__offset_to_vaddr(se->loads, se->nr_loads, offset, vaddr);
 }
 
 static int check_offset(const struct elf_symbol *sym, uint64_t offs, bool retprobe)
@@ -679,8 +585,8 @@ static int check_offset(const struct elf_symbol *sym, uint64_t offs, bool retpro
 	return 0;
 }
 
-int symbol_elf__uprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
-			     uint64_t offs, bool retprobe, struct probe_trace_point *tp)
+int symbol_elf__uprobe_place(const struct symbol_elf *se, const struct elf_symbol *sym,
+			     uint64_t offs, bool retprobe, struct symbol_elf_place *pl)
 {
 	uint64_t off;
 	int ret = check_offset(sym, offs, retprobe);
@@ -689,17 +595,18 @@ int symbol_elf__uprobe_point(const struct symbol_elf *se, const struct elf_symbo
 		ret = symbol_elf__vaddr_to_offset(se, sym->addr + offs, &off);
 	if (ret < 0)
 		return ret;
-	tp->module = xstrdup(se->path);
-	tp->realname = xstrdup(sym->name);
-	tp->symbol = NULL;
-	tp->address = sym->addr + offs;
-	tp->offset = off;
-	tp->retprobe = retprobe;
+	*pl = (struct symbol_elf_place){
+		.module = se->path,
+		.realname = sym->name,
+		.address = sym->addr + offs,
+		.offset = off,
+		.retprobe = retprobe,
+	};
 	return 0;
 }
 
-int symbol_elf__uprobe_point_abs(const struct symbol_elf *se, uint64_t vaddr, bool retprobe,
-				 struct probe_trace_point *tp)
+int symbol_elf__uprobe_place_abs(const struct symbol_elf *se, uint64_t vaddr, bool retprobe,
+				 struct symbol_elf_place *pl)
 {
 	const struct elf_symbol *sym;
 	uint64_t off;
@@ -708,12 +615,13 @@ int symbol_elf__uprobe_point_abs(const struct symbol_elf *se, uint64_t vaddr, bo
 	if (ret < 0)
 		return ret;
 	sym = symbol_elf__find_addr(se, vaddr);
-	tp->module = xstrdup(se->path);
-	tp->realname = sym ? xstrdup(sym->name) : NULL;
-	tp->symbol = NULL;
-	tp->address = vaddr;
-	tp->offset = off;
-	tp->retprobe = retprobe;
+	*pl = (struct symbol_elf_place){
+		.module = se->path,
+		.realname = sym ? sym->name : NULL,
+		.address = vaddr,
+		.offset = off,
+		.retprobe = retprobe,
+	};
 	return 0;
 }
 
@@ -726,35 +634,31 @@ static uint64_t kernel_text_addr(const struct symbol_elf *se)
 	return 0;
 }
 
-int symbol_elf__kprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
-			     uint64_t offs, bool retprobe, struct probe_trace_point *tp)
+int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbol *sym,
+			     uint64_t offs, bool retprobe, struct symbol_elf_place *pl)
 {
 	uint64_t text = kernel_text_addr(se);
 	int ret = check_offset(sym, offs, retprobe);
 
 	if (ret < 0)
 		return ret;
-	tp->module = NULL;
-	tp->realname = xstrdup(sym->name);
-	tp->address = sym->addr + offs;
-	tp->retprobe = retprobe;
+	*pl = (struct symbol_elf_place){
+		.realname = sym->name,
+		.address = sym->addr + offs,
+		.retprobe = retprobe,
+	};
 	/*
 	 * perf 6.1 writes entry probes relative to _text, which stays right
 	 * for names the kernel has several times; a kretprobe takes SYM+0.
 	 */
-	if (!retprobe && text && tp->address >= text) {
-		tp->symbol = xstrdup("_text");
-		tp->offset = tp->address - text;
+	if (!retprobe && text && pl->address >= text) {
+		pl->symbol = "_text";
+		pl->offset = pl->address - text;
 	} else {
-		tp->symbol = xstrdup(sym->name);
-		tp->offset = offs;
+		pl->symbol = sym->name;
+		pl->offset = offs;
 	}
 	return 0;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
@@ -766,7 +670,7 @@ int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *
 	for (int i = 0; i < se->nr_syms; i++)
 		if (strfilter__compare(filter, se->syms[i].name))
 			v[nr++] = xstrdup(se->syms[i].name);
-	qsort(v, nr, sizeof(*v), str_cmp);
+	qsort(v, nr, sizeof(*v), strcmp_ptr);
 	*names = v;
 	return nr;
 }

@@ -6,13 +6,20 @@
  * The symbols of an ELF file (libelf), its PT_LOAD layout for turning
  * virtual addresses into the file offsets uprobes take, and the kernel's
  * symbols (/proc/kallsyms or a vmlinux) for kprobes' SYMBOL+OFFS.
+ *
+ * Owns: symbol tables and where a probe on a symbol lands (struct
+ * symbol_elf_place: plain values; building a probe from them is
+ * probe-event's business).  It knows no probe types.
+ * May call: elf-util (open, sections, PT_LOAD conversions), build-id
+ * (separate debug files), strfilter, util, strbuf, debug.
  */
 
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-struct probe_trace_point;
+#include "util/elf-util.h"
+
 struct strfilter;
 
 /*
@@ -28,12 +35,6 @@ struct elf_symbol {
 	unsigned char bind; /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
 	unsigned char type; /* STT_FUNC, STT_GNU_IFUNC, STT_OBJECT, STT_NOTYPE */
 	bool plt;	    /* a synthesized PLT entry */
-};
-
-/* A PT_LOAD program header. */
-struct elf_load_segment {
-	uint64_t vaddr, memsz, offset, filesz;
-	bool exec; /* PF_X */
 };
 
 /*
@@ -89,14 +90,8 @@ int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out);
  */
 int symbol_elf__load_layout(const char *path, struct symbol_elf **out);
 
+/* Free @se and all it holds (NULL: nothing). */
 void symbol_elf__delete(struct symbol_elf *se);
-
-/*
- * The first section of @elf of @type (SHT_NULL: any) named @name (NULL:
- * any name), its header in @shdr; NULL when there is none.  For callers
- * holding an open libelf handle (Elf *, from <gelf.h>).
- */
-Elf_Scn *elf_find_section(Elf *elf, Elf64_Word type, const char *name, GElf_Shdr *shdr);
 
 /* A message for symbol_elf__load()'s errors ("not an ELF file", ...). */
 const char *symbol_elf__strerror(int err);
@@ -148,17 +143,31 @@ int symbol_elf__vaddr_to_offset(const struct symbol_elf *se, uint64_t vaddr, uin
 int symbol_elf__offset_to_vaddr(const struct symbol_elf *se, uint64_t offset, uint64_t *vaddr);
 
 /*
- * Fill @tp (zeroed by the caller; its strings are new) for a uprobe on
- * @sym + @offs, or on @sym's return with @retprobe (then @offs must be 0):
- * module = se->path, realname = sym->name, symbol = NULL, address = vaddr
- * of the probe, offset = its file offset, retprobe.  Returns 0, -ERANGE
- * when @offs is beyond the symbol's size (perf: "Offset N is bigger than
- * the size of FUNC"; offs == size is accepted, as perf does), -EINVAL for
- * a return probe with an offset, or -ERANGE when the address is not in a
- * loaded segment.
+ * Where a probe on a symbol lands, as plain values.  The strings are not
+ * owned: they point into the symbol_elf (its path, a symbol's name) or
+ * are static ("_text"), so they live as long as the symbol_elf.
  */
-int symbol_elf__uprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
-			     uint64_t offs, bool retprobe, struct probe_trace_point *tp);
+struct symbol_elf_place {
+	const char *module;   /* the file's path for uprobes, NULL for kprobes */
+	const char *realname; /* the symbol holding the place, or NULL */
+	const char *symbol;   /* kprobes: SYMBOL of SYMBOL+OFFS; NULL for uprobes */
+	uint64_t address;     /* the virtual address of the probe */
+	uint64_t offset;      /* kprobes: OFFS; uprobes: the file offset */
+	bool retprobe;
+};
+
+/*
+ * Fill @pl for a uprobe on @sym + @offs, or on @sym's return with
+ * @retprobe (then @offs must be 0): module = se->path, realname =
+ * sym->name, symbol = NULL, address = vaddr of the probe, offset = its
+ * file offset, retprobe.  Returns 0, -ERANGE when @offs is beyond the
+ * symbol's size (perf: "Offset N is bigger than the size of FUNC"; offs ==
+ * size is accepted, as perf does), -EINVAL for a return probe with an
+ * offset, or -ERANGE when the address is not in a loaded segment.  On
+ * error @pl is untouched.
+ */
+int symbol_elf__uprobe_place(const struct symbol_elf *se, const struct elf_symbol *sym,
+			     uint64_t offs, bool retprobe, struct symbol_elf_place *pl);
 
 /*
  * The same for an absolute virtual address (a 0xADDR spec): realname is the
@@ -166,19 +175,34 @@ int symbol_elf__uprobe_point(const struct symbol_elf *se, const struct elf_symbo
  * unchanged as the file offset ("p:probe_t/abs_401126 /t:0x401126" for a
  * non-PIE); this function converts it, which is right for uprobes.
  */
-int symbol_elf__uprobe_point_abs(const struct symbol_elf *se, uint64_t vaddr, bool retprobe,
-				 struct probe_trace_point *tp);
+int symbol_elf__uprobe_place_abs(const struct symbol_elf *se, uint64_t vaddr, bool retprobe,
+				 struct symbol_elf_place *pl);
 
 /*
- * Fill @tp for a kprobe on @sym + @offs (se from kallsyms or a vmlinux)
+ * Fill @pl for a kprobe on @sym + @offs (se from kallsyms or a vmlinux)
  * the way perf 6.1 writes it: an entry/offset probe relative to _text
  * (symbol = "_text", offset = address - _text: the line reads
  * "p:probe/vfs_read _text+7166832", decimal), a return probe on the symbol
  * (symbol = sym->name, offset = @offs: "r:probe/vfs_read__return
  * vfs_read+0"); without a _text symbol always the latter.  realname =
  * sym->name, address = sym->addr + @offs, module = NULL.  Errors as
- * symbol_elf__uprobe_point().
+ * symbol_elf__uprobe_place().
  */
+int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbol *sym,
+			     uint64_t offs, bool retprobe, struct symbol_elf_place *pl);
+
+/*
+ * The same three as probe_trace_points, for probe-event and the tools
+ * built on this API: @tp (zeroed by the caller) gets the place's values,
+ * its strings as new copies (clear_probe_trace_event() frees them).  They
+ * live in symbol-elf-point.c, the one file of this module that knows the
+ * probe types; symbol-elf.c itself knows only places.  Errors as above.
+ */
+struct probe_trace_point;
+int symbol_elf__uprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
+			     uint64_t offs, bool retprobe, struct probe_trace_point *tp);
+int symbol_elf__uprobe_point_abs(const struct symbol_elf *se, uint64_t vaddr, bool retprobe,
+				 struct probe_trace_point *tp);
 int symbol_elf__kprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
 			     uint64_t offs, bool retprobe, struct probe_trace_point *tp);
 

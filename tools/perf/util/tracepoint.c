@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "util/probe-file.h"
+#include "util/tracefs.h"
 #include "util/tracepoint.h"
 #include "util/util.h"
 
@@ -129,9 +130,7 @@ static int add_event(struct tracepoint_list *list, const char *dir, const char *
 		err = -EINVAL;
 		goto out;
 	}
-	list->tps = realloc(list->tps, (list->nr + 1) * sizeof(*list->tps));
-	if (!list->tps)
-		abort();
+	list->tps = xrealloc(list->tps, (list->nr + 1) * sizeof(*list->tps));
 	tp = &list->tps[list->nr++];
 	tp->group = xstrdup(group);
 	tp->name = xstrdup(name);

@@ -6,7 +6,7 @@
  */
 #include "tests/fuzz/fuzz.h"
 #include "util/probe-spec.h"
-#include "util/probe-file.h"
+#include "util/probe-cache.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -17,6 +17,7 @@
 #include "tests/unit/unit-test.h"
 #include "util/probe-spec.h"
 #include "util/probe-file.h"
+#include "util/tracefs.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"
 #include "util/util.h"

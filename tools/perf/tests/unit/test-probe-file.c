@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe-file on a plain directory standing in for tracefs
- * ($PERF_TRACEFS_DIR).  The write hook plays the kernel: it appends event
+ * ($PERF_TRACEFS_DIR).  Its ops (probe_file__set_ops()) play the kernel: it appends event
  * lines, removes events on "-:GROUP/EVENT", refuses lines holding "%zz"
  * (with an error_log entry) and refuses to delete events named busy*.
  */
@@ -14,6 +14,7 @@
 
 #include "tests/unit/unit-test.h"
 #include "util/probe-file.h"
+#include "util/tracefs.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -75,6 +76,11 @@ out:
 	strbuf_release(&out);
 	return ret;
 }
+
+/* The kernel stand-in: deletions are "-:GROUP/EVENT" lines for fake_kernel_write. */
+static const struct probe_file_ops fake_kernel = {
+	.write = fake_kernel_write,
+};
 
 static void set_events(const char *text)
 {
@@ -315,11 +321,11 @@ static void test_readme_features_are_found_by_glob(void)
 				   "\t     type: s8/16/32/64, u8/16/32/64, x8/16/32/64, string\n";
 	char *readme = path_join(dir, "README");
 
-	CHECK_INT(probe_file__readme_has("*x8/16/32/64*"), ==, -ENOENT);
+	CHECK_INT(tracefs__readme_has("*x8/16/32/64*"), ==, -ENOENT);
 	write_file_atomic(readme, text, strlen(text), 0644);
-	CHECK_INT(probe_file__readme_has("*place (uprobe):*(ref_ctr_offset)*"), ==, 1);
-	CHECK_INT(probe_file__readme_has("*x8/16/32/64*"), ==, 1);
-	CHECK_INT(probe_file__readme_has("*symstr*"), ==, 0);
+	CHECK_INT(tracefs__readme_has("*place (uprobe):*(ref_ctr_offset)*"), ==, 1);
+	CHECK_INT(tracefs__readme_has("*x8/16/32/64*"), ==, 1);
+	CHECK_INT(tracefs__readme_has("*symstr*"), ==, 0);
 	free(readme);
 }
 
@@ -369,7 +375,7 @@ static void __attribute__((constructor)) setup(void)
 	uprobe_events = path_join(dir, "uprobe_events");
 	error_log = path_join(dir, "error_log");
 	write_file_atomic(error_log, "[  0.5] trace_uprobe: error: Old\n", 33, 0644);
-	probe_file__write_fn = fake_kernel_write;
+	probe_file__set_ops(&fake_kernel);
 }
 
 TESTS(TEST(test_the_tracefs_dir_comes_from_the_environment),

@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "tests/unit/unit-test.h"
-#include "util/probe-file.h"
+#include "util/probe-cache.h"
+#include "util/tracefs.h"
 #include "util/sdt-arg.h"
 #include "util/sdt-note.h"
 #include "util/strbuf.h"
@@ -503,13 +504,13 @@ static void test_ref_ctr_offset_from_readme(void)
 	      "   place (uprobe): <path>:<offset>[%return][(ref_ctr_offset)]\n",
 	      f);
 	fclose(f);
-	CHECK_INT(probe_file__has_ref_ctr_offset(), ==, 1);
+	CHECK_INT(tracefs__has_ref_ctr_offset(), ==, 1);
 	f = fopen(readme, "w");
 	fputs("   place (uprobe): <path>:<offset>\n", f);
 	fclose(f);
-	CHECK_INT(probe_file__has_ref_ctr_offset(), ==, 0);
+	CHECK_INT(tracefs__has_ref_ctr_offset(), ==, 0);
 	unlink(readme);
-	CHECK(probe_file__has_ref_ctr_offset() < 0);
+	CHECK(tracefs__has_ref_ctr_offset() < 0);
 	rmdir(dir);
 	free(readme);
 }

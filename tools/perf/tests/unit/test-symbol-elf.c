@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "tests/unit/unit-test.h"
-#include "util/probe-spec.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
 #include "util/util.h"
@@ -37,11 +36,9 @@ static struct symbol_elf *load(const char *path)
 	return se;
 }
 
-static void clear_tp(struct probe_trace_point *tp)
+/* A place owns nothing: forgetting it is enough. */
+static void clear_tp(struct symbol_elf_place *tp)
 {
-	free(tp->realname);
-	free(tp->symbol);
-	free(tp->module);
 	memset(tp, 0, sizeof(*tp));
 }
 
@@ -101,12 +98,12 @@ static void test_a_uprobe_point_has_the_mapped_file_offset(void)
 {
 	struct symbol_elf *se = load("/proc/self/exe");
 	const struct elf_symbol **syms = NULL;
-	struct probe_trace_point tp = { 0 };
+	struct symbol_elf_place tp = { 0 };
 	uintptr_t p = (uintptr_t)symbol_elf_test_target;
 
 	if (!se || symbol_elf__find_name(se, "symbol_elf_test_target", &syms) != 1)
 		goto out;
-	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], 0, false, &tp), ==, 0);
+	CHECK_INT(symbol_elf__uprobe_place(se, syms[0], 0, false, &tp), ==, 0);
 	CHECK_INT(tp.offset, ==, maps_file_offset(p));
 	CHECK_INT(tp.address, ==, syms[0]->addr);
 	CHECK_STR(tp.module, exe);
@@ -114,21 +111,21 @@ static void test_a_uprobe_point_has_the_mapped_file_offset(void)
 	CHECK(!tp.retprobe);
 	clear_tp(&tp);
 
-	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], 4, false, &tp), ==, 0);
+	CHECK_INT(symbol_elf__uprobe_place(se, syms[0], 4, false, &tp), ==, 0);
 	CHECK_INT(tp.offset, ==, maps_file_offset(p) + 4);
 	clear_tp(&tp);
 
-	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], 0, true, &tp), ==, 0);
+	CHECK_INT(symbol_elf__uprobe_place(se, syms[0], 0, true, &tp), ==, 0);
 	CHECK(tp.retprobe);
 	CHECK_INT(tp.offset, ==, maps_file_offset(p));
 	clear_tp(&tp);
 
 	/* perf accepts FUNC+size, refuses beyond it, and %return with an offset. */
-	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], syms[0]->size, false, &tp), ==, 0);
+	CHECK_INT(symbol_elf__uprobe_place(se, syms[0], syms[0]->size, false, &tp), ==, 0);
 	clear_tp(&tp);
-	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], syms[0]->size + 1, false, &tp), ==,
+	CHECK_INT(symbol_elf__uprobe_place(se, syms[0], syms[0]->size + 1, false, &tp), ==,
 		  -ERANGE);
-	CHECK_INT(symbol_elf__uprobe_point(se, syms[0], 4, true, &tp), ==, -EINVAL);
+	CHECK_INT(symbol_elf__uprobe_place(se, syms[0], 4, true, &tp), ==, -EINVAL);
 	CHECK(tp.module == NULL);
 out:
 	free(syms);
@@ -139,17 +136,17 @@ static void test_an_absolute_address_finds_its_symbol(void)
 {
 	struct symbol_elf *se = load("/proc/self/exe");
 	const struct elf_symbol **syms = NULL, *sym;
-	struct probe_trace_point tp = { 0 };
+	struct symbol_elf_place tp = { 0 };
 
 	if (!se || symbol_elf__find_name(se, "symbol_elf_test_target", &syms) != 1)
 		goto out;
 	sym = symbol_elf__find_addr(se, syms[0]->addr + 1);
 	CHECK(sym == syms[0]);
-	CHECK_INT(symbol_elf__uprobe_point_abs(se, syms[0]->addr + 2, false, &tp), ==, 0);
+	CHECK_INT(symbol_elf__uprobe_place_abs(se, syms[0]->addr + 2, false, &tp), ==, 0);
 	CHECK_STR(tp.realname, "symbol_elf_test_target");
 	CHECK_INT(tp.offset, ==, maps_file_offset((uintptr_t)symbol_elf_test_target) + 2);
 	clear_tp(&tp);
-	CHECK_INT(symbol_elf__uprobe_point_abs(se, 0x7fffffff0000ULL, false, &tp), ==, -ERANGE);
+	CHECK_INT(symbol_elf__uprobe_place_abs(se, 0x7fffffff0000ULL, false, &tp), ==, -ERANGE);
 out:
 	free(syms);
 	symbol_elf__delete(se);
@@ -364,7 +361,7 @@ static void test_kallsyms_format_gives_sizes_and_kprobe_points(void)
 				   "ffffffffc0000000 t mod_func\t[mod]\n";
 	char *path = path_join(tmpdir, "kallsyms");
 	const struct elf_symbol **syms = NULL;
-	struct probe_trace_point tp = { 0 };
+	struct symbol_elf_place tp = { 0 };
 	struct symbol_elf *se = NULL;
 
 	write_file_atomic(path, text, strlen(text), 0644);
@@ -380,19 +377,19 @@ static void test_kallsyms_format_gives_sizes_and_kprobe_points(void)
 	CHECK_INT(syms[0]->size, ==, 0x80);
 	CHECK(elf_symbol__is_function(syms[0]));
 	/* Entry probes are _text-relative, return probes on the symbol. */
-	CHECK_INT(symbol_elf__kprobe_point(se, syms[0], 0x10, false, &tp), ==, 0);
+	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0x10, false, &tp), ==, 0);
 	CHECK_STR(tp.symbol, "_text");
 	CHECK_STR(tp.realname, "do_work");
 	CHECK_INT(tp.offset, ==, 0x110);
 	CHECK_INT(tp.address, ==, 0xffffffff81000110ULL);
 	CHECK(tp.module == NULL);
 	clear_tp(&tp);
-	CHECK_INT(symbol_elf__kprobe_point(se, syms[0], 0, true, &tp), ==, 0);
+	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0, true, &tp), ==, 0);
 	CHECK_STR(tp.symbol, "do_work");
 	CHECK_INT(tp.offset, ==, 0);
 	CHECK(tp.retprobe);
 	clear_tp(&tp);
-	CHECK_INT(symbol_elf__kprobe_point(se, syms[0], 0x81, false, &tp), ==, -ERANGE);
+	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0x81, false, &tp), ==, -ERANGE);
 	free(syms);
 	CHECK_INT(symbol_elf__find_name(se, "mod_func", &syms), ==, 0);
 	CHECK(symbol_elf__find_addr(se, 0xffffffff81000190ULL) != NULL);

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tracefs: mount discovery, paths, README features, error_log (see tracefs.h). */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/debug.h"
+#include "util/tracefs.h"
+#include "util/util.h"
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* /proc/mounts escapes blanks and backslashes as \ooo. */
+static void unescape_mount_path(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+/* The tracefs mount, else debugfs's tracing/, from /proc/mounts; new string. */
+static char *tracefs__from_mounts(void)
+{
+	char *line = NULL, *tracefs = NULL, *debugfs = NULL;
+	size_t sz = 0;
+	FILE *f = fopen("/proc/mounts", "r");
+
+	if (!f)
+		return NULL;
+	while (!tracefs && getline(&line, &sz, f) > 0) {
+		char dev[256], dir[4096], type[64];
+
+		if (sscanf(line, "%255s %4095s %63s", dev, dir, type) != 3)
+			continue;
+		unescape_mount_path(dir);
+		if (!strcmp(type, "tracefs"))
+			tracefs = xstrdup(dir);
+		else if (!strcmp(type, "debugfs") && !debugfs)
+			debugfs = path_join(dir, "tracing");
+	}
+	free(line);
+	fclose(f);
+	if (!tracefs && debugfs && is_dir(debugfs))
+		tracefs = debugfs;
+	else
+		free(debugfs);
+	return tracefs;
+}
+
+const char *tracefs__mountpoint(void)
+{
+	static char *mountpoint;
+	const char *env = getenv("PERF_TRACEFS_DIR");
+
+	if (mountpoint)
+		return mountpoint;
+	if (env && *env) {
+		if (!is_dir(env)) {
+			errno = ENODEV;
+			return NULL;
+		}
+		mountpoint = xstrdup(env);
+		return mountpoint;
+	}
+	mountpoint = tracefs__from_mounts();
+	if (mountpoint)
+		return mountpoint;
+	if (geteuid() != 0) {
+		errno = EACCES;
+		return NULL;
+	}
+	if (mount("nodev", TRACEFS_DEFAULT, "tracefs", 0, NULL) < 0) {
+		pr_debug("mounting tracefs on %s: %s\n", TRACEFS_DEFAULT, strerror(errno));
+		errno = ENODEV;
+		return NULL;
+	}
+	mountpoint = xstrdup(TRACEFS_DEFAULT);
+	return mountpoint;
+}
+
+char *tracefs__path(const char *name)
+{
+	const char *dir = tracefs__mountpoint();
+
+	return dir ? path_join(dir, name) : NULL;
+}
+
+int tracefs__readme_has(const char *pattern)
+{
+	char *path = tracefs__path("README");
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (!path)
+		return -errno;
+	ret = strbuf_read_file(&sb, path);
+	free(path);
+	for (char *p = sb.buf; !ret && *p;) {
+		char *end = strchrnul(p, '\n'), c = *end;
+
+		*end = '\0';
+		if (end > p)
+			ret = fnmatch(pattern, p, 0) == 0;
+		*end = c;
+		p = c ? end + 1 : end;
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+int tracefs__has_ref_ctr_offset(void)
+{
+	return tracefs__readme_has("*place (uprobe):*(ref_ctr_offset)*");
+}
+
+void tracefs__read_error_log(struct strbuf *sb)
+{
+	char *path = tracefs__path("error_log");
+
+	if (path)
+		strbuf_read_file(sb, path);
+	free(path);
+}
+
+void tracefs__error_log_reason(const struct strbuf *before, struct strbuf *reason)
+{
+	struct strbuf after = STRBUF_INIT;
+	const char *p, *last = NULL;
+
+	tracefs__read_error_log(&after);
+	if (after.len && strcmp(after.buf, before->buf)) {
+		for (p = after.buf; (p = strstr(p, "error: ")); p++)
+			last = p;
+		if (last) {
+			last += strlen("error: ");
+			strbuf_add(reason, last, strchrnul(last, '\n') - last);
+		}
+	}
+	strbuf_release(&after);
+}
