@@ -10,7 +10,7 @@ clang-format linux-perf"
 # Extra packages for tests: a real debuginfod server, a real DWARF+SDT binary,
 # 32-bit compiler support.
 case "${1:-}" in
---test) pkgs="$pkgs debuginfod python3.11-dbg gcc-multilib libc6-dbg" ;;
+--test) pkgs="$pkgs debuginfod python3.11-dbg gcc-multilib libc6-dbg shellcheck" ;;
 # The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d.
 --bench) pkgs="$pkgs python3.11-dbg bc time linux-image-6.1.0-57-cloud-amd64-dbg" ;;
 esac
