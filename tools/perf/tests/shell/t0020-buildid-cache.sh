@@ -24,38 +24,15 @@ no_debris() {
 	fi
 }
 
-# The build-id of FILE as readelf shows it.
-build_id_of() {
-	readelf -n "$1" | sed -n 's/^ *Build ID: *//p' | head -n 1
-}
-
-# check_bad_add FILE...: the add fails with one line and the cache is untouched.
+# check_bad_add FILE...: the add is refused with one line, the cache untouched.
 check_bad_add() {
-	tree_snapshot "$CACHE" >before &&
-	test_must_fail "$PERF" buildid-cache -a "$@" >out 2>err &&
-	test_one_line err &&
-	! test -s out &&
-	tree_snapshot "$CACHE" >after &&
-	cmp before after
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a "$@"
 }
 
-command -v gcc >/dev/null || test_skip_all 'gcc is missing'
-command -v readelf >/dev/null || test_skip_all 'readelf (binutils) is missing'
+test_have_prereq GCC,READELF || test_skip_all 'gcc or readelf (binutils) is missing'
 
-cat >main.c <<'SRC'
-int main(void)
-{
-	return 0;
-}
-SRC
-cat >other.c <<'SRC'
-int main(void)
-{
-	return 1;
-}
-SRC
-build_prog "$TEST_TMP/prog" main.c || exit 1
-build_prog "$TEST_TMP/other" other.c || exit 1
+build_workload true "$TEST_TMP/prog" || exit 1
+build_workload false "$TEST_TMP/other" || exit 1
 mkdir -p "$TEST_TMP/dir with space" &&
 	cp "$TEST_TMP/prog" "$TEST_TMP/dir with space/my prog" || exit 1
 BID=$(build_id_of "$TEST_TMP/prog")
@@ -80,73 +57,68 @@ test_expect_success 'adding the same file again leaves the tree unchanged' '
 	cmp before after
 '
 
-if have_system_perf; then
-	test_expect_success 'the cache tree is the one the system perf makes' '
-		HOME=$TEST_TMP/syshome &&
-		mkdir -p "$HOME" &&
-		"$SYSTEM_PERF" buildid-cache -a prog >/dev/null 2>&1 &&
-		cache_tree "$HOME/.debug" >expect &&
-		cache_tree "$CACHE" >out &&
-		cmp expect out
-	'
+test_expect_success SYSTEM_PERF 'the cache tree is the one the system perf makes' '
+	HOME=$TEST_TMP/syshome &&
+	mkdir -p "$HOME" &&
+	"$SYSTEM_PERF" buildid-cache -a prog >/dev/null 2>&1 &&
+	cache_tree "$HOME/.debug" >expect &&
+	cache_tree "$CACHE" >out &&
+	cmp expect out
+'
 
-	test_expect_success 'what we add, the system perf lists' '
-		"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
-		echo "$BID $PROG" >expect &&
-		cmp expect out
-	'
+test_expect_success SYSTEM_PERF 'what we add, the system perf lists' '
+	"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
+	echo "$BID $PROG" >expect &&
+	cmp expect out
+'
 
-	test_expect_success 'what the system perf adds, we list' '
-		HOME=$TEST_TMP/syshome2 &&
-		mkdir -p "$HOME" &&
-		"$SYSTEM_PERF" buildid-cache -a other >/dev/null 2>&1 &&
-		"$PERF" buildid-cache -l >out &&
-		echo "$OTHER_BID $(cd "$TEST_TMP" && pwd -P)/other" >expect &&
-		cmp expect out
-	'
+test_expect_success SYSTEM_PERF 'what the system perf adds, we list' '
+	HOME=$TEST_TMP/syshome2 &&
+	mkdir -p "$HOME" &&
+	"$SYSTEM_PERF" buildid-cache -a other >/dev/null 2>&1 &&
+	"$PERF" buildid-cache -l >out &&
+	echo "$OTHER_BID $(cd "$TEST_TMP" && pwd -P)/other" >expect &&
+	cmp expect out
+'
 
-	test_expect_success 'we remove what the system perf added, leaving no debris' '
-		HOME=$TEST_TMP/syshome3 &&
-		mkdir -p "$HOME" &&
-		"$SYSTEM_PERF" buildid-cache -a other >/dev/null 2>&1 &&
-		"$PERF" buildid-cache -r other &&
-		"$PERF" buildid-cache -l >out &&
-		! test -s out &&
-		no_debris "$HOME/.debug"
-	'
+test_expect_success SYSTEM_PERF 'we remove what the system perf added, leaving no debris' '
+	HOME=$TEST_TMP/syshome3 &&
+	mkdir -p "$HOME" &&
+	"$SYSTEM_PERF" buildid-cache -a other >/dev/null 2>&1 &&
+	"$PERF" buildid-cache -r other &&
+	"$PERF" buildid-cache -l >out &&
+	! test -s out &&
+	no_debris "$HOME/.debug"
+'
 
-	test_expect_success 'a path with spaces is cached, and both perfs list it' '
-		HOME=$TEST_TMP/spaces &&
-		mkdir -p "$HOME" &&
-		"$PERF" buildid-cache -a "dir with space/my prog" &&
-		test -f "$HOME/.debug$(cd "$TEST_TMP" && pwd -P)/dir with space/my prog/$BID/elf" &&
-		echo "$BID $(cd "$TEST_TMP" && pwd -P)/dir with space/my prog" >expect &&
-		"$PERF" buildid-cache -l >out &&
-		cmp expect out &&
-		"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
-		cmp expect out
-	'
+test_expect_success SYSTEM_PERF 'a path with spaces is cached, and both perfs list it' '
+	HOME=$TEST_TMP/spaces &&
+	mkdir -p "$HOME" &&
+	"$PERF" buildid-cache -a "dir with space/my prog" &&
+	test -f "$HOME/.debug$(cd "$TEST_TMP" && pwd -P)/dir with space/my prog/$BID/elf" &&
+	echo "$BID $(cd "$TEST_TMP" && pwd -P)/dir with space/my prog" >expect &&
+	"$PERF" buildid-cache -l >out &&
+	cmp expect out &&
+	"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
+	cmp expect out
+'
 
-	test_expect_success '-v reports each file added like the system perf' '
-		HOME=$TEST_TMP/verbose-sys && mkdir -p "$HOME" &&
-		"$SYSTEM_PERF" buildid-cache -v -a prog >/dev/null 2>sys-err &&
-		HOME=$TEST_TMP/verbose-ours && mkdir -p "$HOME" &&
-		"$PERF" buildid-cache -v -a prog >/dev/null 2>err &&
-		grep "^Adding" sys-err >expect &&
-		echo "Adding $BID prog: Ok" >ours &&
-		cmp ours expect &&
-		cmp expect err
-	'
-else
-	test_skip 'the cache tree is the one the system perf makes' 'no system perf'
-	test_skip 'the caches of both perfs are read by the other' 'no system perf'
-	test_expect_success '-v reports each file added as Adding <build-id> <path>: Ok' '
-		HOME=$TEST_TMP/verbose-ours && mkdir -p "$HOME" &&
-		"$PERF" buildid-cache -v -a prog >/dev/null 2>err &&
-		echo "Adding $BID prog: Ok" >expect &&
-		cmp expect err
-	'
-fi
+test_expect_success SYSTEM_PERF '-v reports each file added like the system perf' '
+	HOME=$TEST_TMP/verbose-sys && mkdir -p "$HOME" &&
+	"$SYSTEM_PERF" buildid-cache -v -a prog >/dev/null 2>sys-err &&
+	HOME=$TEST_TMP/verbose-ours && mkdir -p "$HOME" &&
+	"$PERF" buildid-cache -v -a prog >/dev/null 2>err &&
+	grep "^Adding" sys-err >expect &&
+	echo "Adding $BID prog: Ok" >ours &&
+	cmp ours expect &&
+	cmp expect err
+'
+test_expect_success !SYSTEM_PERF '-v reports each file added as Adding <build-id> <path>: Ok' '
+	HOME=$TEST_TMP/verbose-ours && mkdir -p "$HOME" &&
+	"$PERF" buildid-cache -v -a prog >/dev/null 2>err &&
+	echo "Adding $BID prog: Ok" >expect &&
+	cmp expect err
+'
 
 test_expect_success '--list prints <build-id> <path> per entry, sorted by path' '
 	"$PERF" buildid-cache -a other &&
@@ -167,19 +139,15 @@ test_expect_success '--remove takes the entry, its link and its empty directorie
 '
 
 test_expect_success '--remove of a file not in the cache: one line and a failure' '
-	tree_snapshot "$CACHE" >before &&
-	test_must_fail "$PERF" buildid-cache -r other >out 2>err &&
-	test_one_line err &&
-	grep -q "other" err &&
-	tree_snapshot "$CACHE" >after &&
-	cmp before after
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -r other &&
+	grep -q "other" err
 '
 
 test_expect_success '--purge removes every build-id cached for a rebuilt file' '
 	HOME=$TEST_TMP/purge && mkdir -p "$HOME" &&
 	cp prog rebuilt &&
 	"$PERF" buildid-cache -a rebuilt,other &&
-	build_prog rebuilt other.c -O2 -DREBUILT &&
+	build_workload false rebuilt -O2 -DREBUILT &&
 	test "$(build_id_of rebuilt)" != "$BID" &&
 	"$PERF" buildid-cache -a rebuilt &&
 	test $(ls "$HOME/.debug$(cd "$TEST_TMP" && pwd -P)/rebuilt" | wc -l) -eq 2 &&
@@ -339,7 +307,7 @@ test_expect_success 'adding a truncated ELF file fails, one line, cache unchange
 '
 
 test_expect_success 'adding a file without build-id fails, one line, cache unchanged' '
-	build_prog nobid main.c -Wl,--build-id=none &&
+	build_workload true nobid -Wl,--build-id=none &&
 	check_bad_add nobid
 '
 
