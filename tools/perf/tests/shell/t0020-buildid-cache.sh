@@ -220,7 +220,7 @@ test_expect_success 'a quoted buildid.dir with spaces is read as perf reads it' 
 		>"$HOME/.perfconfig" &&
 	"$PERF" buildid-cache -a prog &&
 	test -f "$TEST_TMP/quoted cache$PROG/$BID/elf" &&
-	if have_system_perf; then
+	if test_have_prereq SYSTEM_PERF; then
 		"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
 		echo "$BID $PROG" >expect &&
 		cmp expect out
