@@ -167,9 +167,19 @@ test_when_finished() {
 ${_test_when_finished:-}"
 }
 
+# Runs in the subshell of a case: the EXIT trap runs the test_when_finished
+# commands also when the body calls exit.
+_test_finish() {
+	_rc=$1
+	if [ -n "$_test_when_finished" ]; then
+		(eval "$_test_when_finished") || { [ "$_rc" -eq 0 ] && _rc=1; }
+	fi
+	exit "$_rc"
+}
+
 _test_run_body() {
 	_test_when_finished=
-	trap '_rc=$?; if [ -n "$_test_when_finished" ]; then (eval "$_test_when_finished") || { [ $_rc -eq 0 ] && _rc=1; }; fi; exit $_rc' EXIT
+	trap '_test_finish $?' EXIT
 	cd "$TEST_TMP" && eval "$1"
 }
 
@@ -186,8 +196,7 @@ test_expect_success() {
 		echo "ok $test_count - $1 # skip missing $test_missing_prereq"
 		return 0
 	fi
-	(_test_run_body "$2") >"$TEST_TMP/.case.log" 2>&1
-	if [ $? -eq 0 ]; then
+	if (_test_run_body "$2") >"$TEST_TMP/.case.log" 2>&1; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
@@ -345,7 +354,7 @@ test_refuses() {
 # and ./theirs); with --stderr the same stderr too (ours.err, theirs.err);
 # with --status the same exit status, else both must succeed.
 test_same_as_system_perf() {
-	_stderr= _status=
+	_stderr='' _status=
 	while :; do
 		case "$1" in
 		--stderr) _stderr=1; shift ;;

@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf itself: version, help and the dispatch of commands'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'perf version prints one line and succeeds' '

@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf buildid-list: the build-id of ELF files and of the kernel'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # check_build_id FILE: ours prints exactly the build-id readelf finds.

@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf buildid-cache: the ~/.debug layout, shared with the system perf'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 CACHE=$HOME/.debug

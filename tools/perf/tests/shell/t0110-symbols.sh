@@ -1,10 +1,10 @@
 #!/bin/sh
-# shellcheck disable=SC2016
 test_description='ELF symbols and uprobe offsets agree with the system perf'
 # perf takes any file under /tmp/perf-* for a JIT map (/tmp/perf-PID.map) and
 # reads it as text: keep our binaries out of lib.sh's default /tmp/perf-NAME.*.
 TMPDIR=$(mktemp -d /tmp/t0110.XXXXXX) || exit 1
 export TMPDIR
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 test_cleanup 'rm -rf "$TMPDIR"'
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf probe -D prints the same definitions as the system perf for symbol-only specs'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'setup: executables, a PIE, a shared library' '

@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf probe refuses bad input with one clear line and leaves tracefs as it was'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # tracefs mounted when root: test_refuses --tracefs watches the events on

@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf probe places, lists and deletes real uprobes'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 test_have_prereq ROOT,TRACEFS || test_skip_all 'needs root and a writable tracefs'

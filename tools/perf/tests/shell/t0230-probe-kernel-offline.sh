@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='kernel probes offline: -k vmlinux, a stand-in tracefs, the blacklist and the kernel cache entry'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # A small "vmlinux" (workloads/fake-vmlinux.c): an ELF with _text,

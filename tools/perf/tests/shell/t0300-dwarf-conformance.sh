@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf probe -D through DWARF prints what the system perf prints'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # The sources keep their names here: the specs name main.c and other.c,

@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='bad DWARF specs: one clear line, non-zero exit, nothing written'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'setup' '

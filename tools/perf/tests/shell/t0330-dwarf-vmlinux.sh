@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf probe -k on the Debian vmlinux with DWARF prints what the system perf prints'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # $VMLINUX (lib.sh): the vmlinux of linux-image-*-dbg; CI does not have it.

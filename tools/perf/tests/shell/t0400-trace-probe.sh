@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf trace -e shows the probe events of its command, as the system perf does'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 test_have_prereq ROOT,TRACEFS || test_skip_all 'needs root for tracefs and perf_event_open'

@@ -1,6 +1,8 @@
 #!/bin/sh
 test_description='perf buildid-cache --add caches SDT markers, perf list sdt lists them, as perf does'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=lib-sdt.sh
 . "$TEST_ROOT/tools/perf/tests/shell/lib-sdt.sh"
 
 PYTHON=/usr/bin/python3.11

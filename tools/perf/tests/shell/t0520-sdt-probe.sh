@@ -1,6 +1,8 @@
 #!/bin/sh
 test_description='perf probe places SDT markers: sdt_PROVIDER:NAME and %sdt_..., semaphores raised'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=lib-sdt.sh
 . "$TEST_ROOT/tools/perf/tests/shell/lib-sdt.sh"
 
 # To check these tests themselves against another perf (the system perf
@@ -32,7 +34,7 @@ trace_run() {
 	rc=$?
 	echo 0 >"$INST/events/$ev/enable"
 	grep -v "^#" "$INST/trace" >trace
-	return $rc
+	return "$rc"
 }
 
 test_expect_success SDT 'setup: the dtrace program' '

@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf probe --cache: entries stored by build-id, used without debuginfo'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 G=perftest_pc

@@ -1,6 +1,6 @@
 #!/bin/sh
-# shellcheck disable=SC2016
 test_description='a probe cache writer killed at each of its system calls leaves a whole file'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # t0600 kills writers at random instants; here strace stops one exactly on

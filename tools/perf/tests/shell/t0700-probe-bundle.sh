@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='probe-cache bundles: export on a build host, import on a farm host'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 G=perftest_bundle

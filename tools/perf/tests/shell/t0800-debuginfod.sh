@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='debuginfo fetched from a real debuginfod server, and kept by the probe cache'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 test_have_prereq DEBUGINFOD || test_skip_all 'no debuginfod (apt-get install debuginfod)'

@@ -1,6 +1,6 @@
 #!/bin/sh
-# shellcheck disable=SC2016
 test_description='the main commands leak nothing and touch no freed or uninitialised memory (valgrind)'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 test_have_prereq VALGRIND || test_skip_all 'valgrind is not installed'
@@ -18,12 +18,12 @@ vg() {
 	valgrind -q --leak-check=full --error-exitcode=99 \
 		--errors-for-leak-kinds=definite,indirect --log-file=vg.log "$PERF" "$@" >out 2>err
 	rc=$?
-	if [ $rc -eq 99 ] || [ -s vg.log ]; then
+	if [ "$rc" -eq 99 ] || [ -s vg.log ]; then
 		echo "valgrind: perf $* (status $rc):" >&2
 		cat vg.log >&2
 		return 1
 	fi
-	[ $rc -eq 0 ] && return 0
+	[ "$rc" -eq 0 ] && return 0
 	echo "perf $* failed ($rc):" >&2
 	cat err >&2
 	return 2
