@@ -19,8 +19,9 @@
 # reports "ok N - TITLE # skip missing PREREQ".  test_lazy_prereq NAME SCRIPT
 # defines one, evaluated (once) when first asked; test_set_prereq NAME sets
 # one; test_have_prereq NAME[,NAME...] asks.  Defined here: ROOT, TRACEFS,
-# SYSTEM_PERF, SDT, VMLINUX_DWARF, GCC, READELF, PYTHON3, M32, STRACE_INJECT,
-# VALGRIND, DEBUGINFOD, SETPRIV, UNSHARE, NOT_SANITIZE, KALLSYMS.
+# SYSTEM_PERF, SYSTEM_PERF_PROBE, SDT, VMLINUX_DWARF, GCC, READELF, PYTHON3,
+# M32, STRACE_INJECT, VALGRIND, DEBUGINFOD, SETPRIV, UNSHARE, NOT_SANITIZE,
+# KALLSYMS.
 #
 # Cleanup: test_when_finished CMD (inside a case) runs CMD after the case,
 # pass or fail; test_cleanup CMD (at the top level) runs CMD when the script
@@ -131,6 +132,10 @@ test_lazy_prereq TRACEFS '
 	[ -w "$TRACEFS/uprobe_events" ]
 '
 test_lazy_prereq SYSTEM_PERF '[ -x "$SYSTEM_PERF" ] && "$SYSTEM_PERF" version'
+# The system perf as the reference for perf probe -D/-V/-L: it reads tracefs
+# (its README for the types, the events in place for the names) even
+# then, and writes other lines without it.
+test_lazy_prereq SYSTEM_PERF_PROBE 'test_have_prereq SYSTEM_PERF,ROOT,TRACEFS'
 test_lazy_prereq GCC 'command -v "${CC:-gcc}"'
 test_lazy_prereq READELF 'command -v readelf'
 test_lazy_prereq PYTHON3 'command -v python3'
@@ -410,7 +415,13 @@ build_workload() {
 	_key=$({ cat "$WORKLOADS/$_name".*; echo "${CC:-gcc} $*"; } | cksum | tr ' ' -)
 	_bin=$_dir/$_name-$_key
 	if [ ! -x "$_bin" ]; then
-		mkdir -p "$_dir" || return 1
+		# A shared directory we may not write (another user's build):
+		# our own copy then.
+		if ! { mkdir -p "$_dir" && [ -w "$_dir" ]; } 2>/dev/null; then
+			_dir=$TEST_TMP/.workloads
+			_bin=$_dir/$_name-$_key
+			mkdir -p "$_dir" || return 1
+		fi
 		_b=$(mktemp -d "$_dir/.build.XXXXXX") || return 1
 		if [ -f "$WORKLOADS/$_name.d" ]; then
 			(cd "$_b" && cp "$_src" "$WORKLOADS/$_name.d" . &&

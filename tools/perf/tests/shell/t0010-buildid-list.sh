@@ -13,12 +13,6 @@ check_build_id() {
 	! test -s err
 }
 
-# check_bad_input FILE: refused with one line naming FILE.
-check_bad_input() {
-	test_refuses "$PERF" buildid-list -i "$1" &&
-	grep -qF "$1" err
-}
-
 test_lazy_prereq KERNEL_NOTES 'test -r /sys/kernel/notes'
 
 
@@ -159,43 +153,50 @@ test_expect_success GCC,READELF 'an executable without section headers: the buil
 test_expect_success GCC,READELF 'a file built without a build-id: one clear line and a failure' '
 	build_workload true nobid -Wl,--build-id=none &&
 	test -z "$(build_id_of nobid)" &&
-	check_bad_input nobid &&
+	test_refuses "$PERF" buildid-list -i nobid &&
+	grep -qF nobid err &&
 	grep -q "no build-id" err
 '
 
 test_expect_success 'a missing file: one line and a failure' '
-	check_bad_input does-not-exist &&
+	test_refuses "$PERF" buildid-list -i does-not-exist &&
+	grep -qF does-not-exist err &&
 	grep -q "No such file" err
 '
 
 test_expect_success 'a directory: one line and a failure' '
 	mkdir -p adir &&
-	check_bad_input adir &&
+	test_refuses "$PERF" buildid-list -i adir &&
+	grep -qF adir err &&
 	grep -qi "directory" err
 '
 
 test_expect_success 'a text file: one line and a failure' '
 	echo "not an ELF file" >text &&
-	check_bad_input text &&
+	test_refuses "$PERF" buildid-list -i text &&
+	grep -qF text err &&
 	grep -q "not an ELF" err
 '
 
 test_expect_success 'an empty file: one line and a failure' '
 	: >empty &&
-	check_bad_input empty
+	test_refuses "$PERF" buildid-list -i empty &&
+	grep -qF empty err
 '
 
 test_expect_success GCC,READELF 'the first 100 bytes of an executable: one line and a failure' '
 	build_workload true prog &&
 	head -c 100 prog >cut100 &&
-	check_bad_input cut100 &&
+	test_refuses "$PERF" buildid-list -i cut100 &&
+	grep -qF cut100 err &&
 	grep -q "truncated" err
 '
 
 test_expect_success GCC,READELF 'the first 3000 bytes of an executable: one line and a failure' '
 	build_workload true prog &&
 	head -c 3000 prog >cut3000 &&
-	check_bad_input cut3000 &&
+	test_refuses "$PERF" buildid-list -i cut3000 &&
+	grep -qF cut3000 err &&
 	grep -q "truncated" err
 '
 
@@ -207,7 +208,8 @@ test_expect_success GCC,READELF 'a build-id note whose size points past its sect
 	test -n "$off" &&
 	printf "\377\377\0\0" | dd of=liar bs=1 seek=$((0x$off + 4)) conv=notrunc 2>/dev/null &&
 	readelf -n liar 2>&1 | grep -q -i "corrupt\|exceeds\|warning" &&
-	check_bad_input liar
+	test_refuses "$PERF" buildid-list -i liar &&
+	grep -qF liar err
 '
 
 test_expect_success 'without -i, -k or -m: one line and a failure' '

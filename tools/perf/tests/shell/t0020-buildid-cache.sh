@@ -25,11 +25,6 @@ no_debris() {
 	fi
 }
 
-# check_bad_add FILE...: the add is refused with one line, the cache untouched.
-check_bad_add() {
-	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a "$@"
-}
-
 test_have_prereq GCC,READELF || test_skip_all 'gcc or readelf (binutils) is missing'
 
 build_workload true "$TEST_TMP/prog" || exit 1
@@ -98,10 +93,8 @@ test_expect_success SYSTEM_PERF 'a path with spaces is cached, and both perfs li
 	"$PERF" buildid-cache -a "dir with space/my prog" &&
 	test -f "$HOME/.debug$(cd "$TEST_TMP" && pwd -P)/dir with space/my prog/$BID/elf" &&
 	echo "$BID $(cd "$TEST_TMP" && pwd -P)/dir with space/my prog" >expect &&
-	"$PERF" buildid-cache -l >out &&
-	cmp expect out &&
-	"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
-	cmp expect out
+	test_same_as_system_perf buildid-cache -l &&
+	cmp expect ours
 '
 
 test_expect_success SYSTEM_PERF '-v reports each file added like the system perf' '
@@ -287,38 +280,38 @@ else
 fi
 
 test_expect_success 'adding a missing file fails, one line, cache unchanged' '
-	check_bad_add does-not-exist
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a does-not-exist
 '
 
 test_expect_success 'adding a directory fails, one line, cache unchanged' '
 	mkdir -p adir &&
-	check_bad_add adir
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a adir
 '
 
 test_expect_success 'adding a text file fails, one line, cache unchanged' '
 	echo "not an ELF file" >text &&
-	check_bad_add text
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a text
 '
 
 test_expect_success 'adding a truncated ELF file fails, one line, cache unchanged' '
 	head -c 100 prog >cut100 &&
-	check_bad_add cut100 &&
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a cut100 &&
 	head -c 3000 prog >cut3000 &&
-	check_bad_add cut3000
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a cut3000
 '
 
 test_expect_success 'adding a file without build-id fails, one line, cache unchanged' '
 	build_workload true nobid -Wl,--build-id=none &&
-	check_bad_add nobid
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a nobid
 '
 
 test_expect_success 'one bad file among several: nothing at all is added' '
 	HOME=$TEST_TMP/mixed && mkdir -p "$HOME" &&
 	CACHE=$HOME/.debug &&
 	echo "not an ELF file" >text &&
-	check_bad_add other,text &&
-	check_bad_add other -a text &&
-	check_bad_add text -a other &&
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a other,text &&
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a other -a text &&
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a text -a other &&
 	! test -e "$CACHE"
 '
 

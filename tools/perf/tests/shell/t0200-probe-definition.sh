@@ -18,7 +18,7 @@ test_expect_success 'setup: executables, a PIE, a shared library' '
 compare() {
 	bin=$1
 	shift
-	if test_have_prereq SYSTEM_PERF; then
+	if test_have_prereq SYSTEM_PERF_PROBE; then
 		test_same_as_system_perf probe -x "$bin" -D "$@"
 	else
 		"$PERF" probe -x "$bin" -D "$@" >ours 2>ours.err || { cat ours.err; return 1; }

@@ -17,7 +17,7 @@ test_expect_success 'setup: a fake vmlinux and a directory standing in for trace
 export PERF_TRACEFS_DIR="$TEST_TMP/fs/tracing"
 
 compare() {
-	if test_have_prereq SYSTEM_PERF; then
+	if test_have_prereq SYSTEM_PERF_PROBE; then
 		test_same_as_system_perf probe -k "$TEST_TMP/vmlinux" -D "$@"
 	else
 		"$PERF" probe -k "$TEST_TMP/vmlinux" -D "$@" >ours

@@ -67,19 +67,19 @@ compare_all() {
 }
 
 for opt in O0 O2 Og; do
-	test_expect_success SYSTEM_PERF "-$opt: every spec perf resolves is byte-identical" "
+	test_expect_success SYSTEM_PERF_PROBE "-$opt: every spec perf resolves is byte-identical" "
 		build_prog prog_$opt main.c -g -$opt other.c &&
 		compare_all \"\$TEST_TMP/prog_$opt\" &&
 		test -s identical
 	"
 done
 
-test_expect_success SYSTEM_PERF '-gdwarf-4 -O2: every spec perf resolves is byte-identical' '
+test_expect_success SYSTEM_PERF_PROBE '-gdwarf-4 -O2: every spec perf resolves is byte-identical' '
 	${CC:-gcc} -g -gdwarf-4 -O2 -o prog_d4 main.c other.c &&
 	compare_all "$TEST_TMP/prog_d4"
 '
 
-test_expect_success SYSTEM_PERF 'compressed debug sections: byte-identical too' '
+test_expect_success SYSTEM_PERF_PROBE 'compressed debug sections: byte-identical too' '
 	build_prog prog_c main.c -g -O0 other.c &&
 	objcopy --compress-debug-sections=zlib prog_c prog_z &&
 	compare_all "$TEST_TMP/prog_z" && test -s identical
@@ -155,7 +155,7 @@ compare_views() {
 }
 
 for opt in O0 O2 Og; do
-	test_expect_success SYSTEM_PERF "-$opt: -V and -L print what perf prints" "
+	test_expect_success SYSTEM_PERF_PROBE "-$opt: -V and -L print what perf prints" "
 		build_prog view_$opt main.c -g -$opt other.c &&
 		compare_views \"\$TEST_TMP/view_$opt\" &&
 		test -s identical
@@ -179,7 +179,7 @@ test_expect_success 'a multi-dimensional array is indexed by whole rows (perf 6.
 	grep -q " cell=+16(%di) cell=+24(%di):s32 cell=+8(%di):s32$" out
 '
 
-test_expect_success SYSTEM_PERF 'a function both out of line and inlined: every copy, in DWARF order' '
+test_expect_success SYSTEM_PERF_PROBE 'a function both out of line and inlined: every copy, in DWARF order' '
 	build_workload twice twice -g -O2 &&
 	printf "%s\n" scale_it "scale_it%return" "scale_it v" twice "twice:0" main >specs &&
 	compare_all "$TEST_TMP/twice" && test -s identical &&
@@ -217,7 +217,7 @@ Py*Attr
 list_*
 tupledealloc op
 SPECS
-test_expect_success SYSTEM_PERF,PYTHON_DBG 'python3.11d: every spec perf resolves is byte-identical' '
+test_expect_success SYSTEM_PERF_PROBE,PYTHON_DBG 'python3.11d: every spec perf resolves is byte-identical' '
 	cp pyspecs specs && compare_all "$PY" && test -s identical
 '
 
@@ -231,7 +231,7 @@ _IO_new_fopen filename:string mode:string
 __libc_malloc%return $retval
 malloc%return $retval
 SPECS
-test_expect_success SYSTEM_PERF,LIBC_DBG 'libc with libc6-dbg: every spec perf resolves is byte-identical' '
+test_expect_success SYSTEM_PERF_PROBE,LIBC_DBG 'libc with libc6-dbg: every spec perf resolves is byte-identical' '
 	cp libcspecs specs && compare_all "$LIBC" && test -s identical
 '
 test_expect_success LIBC_DBG 'libc: alias names resolve through the address (perf 6.1 fails)' '

@@ -38,7 +38,7 @@ do_exit code
 bprm_execve bprm->filename:string
 EOF
 
-test_expect_success SYSTEM_PERF 'every -D spec is byte-identical to the system perf' '
+test_expect_success SYSTEM_PERF_PROBE 'every -D spec is byte-identical to the system perf' '
 	: >differ &&
 	while IFS= read -r spec; do
 		"$SYSTEM_PERF" probe -k "$VMLINUX" -D "$spec" >exp 2>/dev/null || continue
@@ -48,7 +48,7 @@ test_expect_success SYSTEM_PERF 'every -D spec is byte-identical to the system p
 	cat differ && test ! -s differ
 '
 
-test_expect_success SYSTEM_PERF '-V, also with --externs and --range, is byte-identical' '
+test_expect_success SYSTEM_PERF_PROBE '-V, also with --externs and --range, is byte-identical' '
 	: >differ &&
 	for spec in vfs_read do_sys_open schedule copy_process; do
 		for opt in "" --externs "--externs --range"; do

@@ -70,7 +70,7 @@ test_expect_success SDT 'after buildid-cache --add the marker comes from the cac
 	"$PERF" buildid-cache -r sdtprog
 '
 
-test_expect_success SYSTEM_PERF,SDT 'the system perf resolves the marker to the same line' '
+test_expect_success SYSTEM_PERF_PROBE,SDT 'the system perf resolves the marker to the same line' '
 	test_same_as_system_perf probe -x sdtprog -D "%$G:foo__bar"
 '
 

@@ -54,7 +54,7 @@ test_expect_success 'a cached entry is used for the same build at another path' 
 	grep -q "^r:$G/ret__return $TEST_TMP/copy:0x" out
 '
 
-test_expect_success SYSTEM_PERF 'the system perf stores DWARF specs that we place on the stripped build' '
+test_expect_success SYSTEM_PERF_PROBE 'the system perf stores DWARF specs that we place on the stripped build' '
 	# perf 6.1 cannot cache a build-id it already holds under another path.
 	export HOME="$TEST_TMP/home2" && mkdir -p "$HOME" &&
 	"$SYSTEM_PERF" probe --cache -n -q -x "$TEST_TMP/app.debug" -a "handle r->len r->conn->peer:string" &&
