@@ -146,8 +146,7 @@ test_lazy_prereq SDT '
 # VMLINUX: the vmlinux of linux-image-*-dbg (CI does not have it).
 test_lazy_prereq VMLINUX_DWARF '[ -n "$VMLINUX" ] && [ -r "$VMLINUX" ]'
 test_lazy_prereq M32 '
-	echo "int main(void) { return 0; }" >m32-probe.c &&
-	"${CC:-gcc}" -m32 -o m32-probe m32-probe.c
+	"${CC:-gcc}" -m32 -o m32-probe "$WORKLOADS/true.c"
 '
 test_lazy_prereq STRACE_INJECT '
 	strace -qq -o /dev/null -e trace=getpid -e inject=getpid:retval=7 true
