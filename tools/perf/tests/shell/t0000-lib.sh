@@ -174,7 +174,10 @@ test_expect_success GCC,READELF 'build_workload builds once per flags and copies
 	test "$(build_id_of one)" = "$(build_id_of two)" &&
 	dir=${PERF_TEST_WORKLOADS:-$TEST_TMP/.workloads} &&
 	test "$(ls "$dir"/true-* | wc -l)" -ge 2 &&
-	for b in "$dir"/true-*; do cmp -s "$b" one && bin=$b; done &&
+	bin= &&
+	for b in "$dir"/true-*; do
+		if cmp -s "$b" one; then bin=$b; fi
+	done &&
 	test -n "$bin" &&
 	before=$(stat -c %Y:%i "$bin") &&
 	build_workload true four &&
