@@ -33,6 +33,12 @@ count() {
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
+# The test programs (tools/perf/tests/workloads) are built once per source
+# and flags for all the shell tests, under the build directory.
+mkdir -p "$O/tests/workloads" &&
+	PERF_TEST_WORKLOADS=$(cd "$O/tests/workloads" && pwd) || exit 1
+export PERF_TEST_WORKLOADS
+
 if [ "${SANITIZE:-}" = 1 ]; then
 	mkdir "$tmp/san" || exit 1
 	# Only binaries built with the sanitizers read these; the system perf

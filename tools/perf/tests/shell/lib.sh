@@ -6,13 +6,35 @@
 #		"$PERF" buildid-list -i "$TEST_TMP/prog" >out &&
 #		grep -q ... out
 #	'
+#	test_expect_success ROOT,TRACEFS 'a case needing both' '...'
 #	test_done
 #
 # Each case runs in a subshell inside $TEST_TMP (a fresh directory per
 # script, removed at exit) with HOME=$TEST_TMP/home, so the build-id cache of
 # both our perf and the system perf is private to the script.  Output of a
-# case is shown only when it fails.  test_skip_all ends the script with a
-# reason; test_cleanup registers a command run at exit, pass or fail.
+# case is shown only when it fails.
+#
+# Prerequisites: test_expect_success PREREQ[,PREREQ...] TITLE BODY runs
+# BODY only when every PREREQ holds ("!PREREQ": when it does not), else
+# reports "ok N - TITLE # skip missing PREREQ".  test_lazy_prereq NAME SCRIPT
+# defines one, evaluated (once) when first asked; test_set_prereq NAME sets
+# one; test_have_prereq NAME[,NAME...] asks.  Defined here: ROOT, TRACEFS,
+# SYSTEM_PERF, SYSTEM_PERF_PROBE, SDT, VMLINUX_DWARF, GCC, READELF, PYTHON3,
+# M32, STRACE_INJECT, VALGRIND, DEBUGINFOD, SETPRIV, UNSHARE, NOT_SANITIZE,
+# KALLSYMS.
+#
+# Cleanup: test_when_finished CMD (inside a case) runs CMD after the case,
+# pass or fail; test_cleanup CMD (at the top level) runs CMD when the script
+# exits.  test_probe_group GROUP claims a probe group: every uprobe/kprobe
+# event of it is removed now and at exit, through tracefs directly.
+#
+# Checks: test_must_fail CMD..., test_refuses [--cache DIR] [--tracefs]
+# CMD..., test_same_as_system_perf [--stderr] [--status] ARGS...,
+# test_cmp_file EXPECTED ACTUAL, test_line_count OP N FILE.
+#
+# Files: build_workload NAME OUT [CFLAGS...] (tools/perf/tests/workloads/
+# NAME.c, compiled once per flags), build_prog OUT SRC [CFLAGS...],
+# build_id_of FILE, probes_file [--home DIR] FILE, tree_snapshot DIR.
 
 TEST_ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
 # PERF_BIN: the perf under test (make test SANITIZE=1 passes build-san/perf).
@@ -20,6 +42,7 @@ PERF=${PERF_BIN:-$TEST_ROOT/tools/perf/perf}
 SYSTEM_PERF=${SYSTEM_PERF:-/usr/bin/perf}
 TEST_NAME=$(basename "$0" .sh)
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ptest-$TEST_NAME.XXXXXX") || exit 1
+WORKLOADS=$TEST_ROOT/tools/perf/tests/workloads
 export HOME="$TEST_TMP/home"
 unset PERF_BUILDID_DIR PERF_CONFIG
 mkdir -p "$HOME"
@@ -28,7 +51,10 @@ cd "$TEST_TMP" || exit 1
 test_count=0
 test_failed=0
 _test_cleanups=""
+_test_groups=""
 
+# test_cleanup CMD: run CMD when the script exits (top level only; inside a
+# case use test_when_finished).
 test_cleanup() {
 	_test_cleanups="$1
 $_test_cleanups"
@@ -50,10 +76,131 @@ say() {
 	printf '# %s\n' "$*"
 }
 
+# Prerequisites -------------------------------------------------------------
+
+_test_prereq_ok=" "
+_test_prereq_missing=" "
+
+# test_lazy_prereq NAME SCRIPT: NAME holds when SCRIPT succeeds, asked once.
+test_lazy_prereq() {
+	eval "_test_lazy_$1=\$2"
+}
+
+# test_set_prereq NAME: NAME holds from now on.
+test_set_prereq() {
+	_test_prereq_ok="$_test_prereq_ok$1 "
+}
+
+_test_one_prereq() {
+	case "$_test_prereq_ok" in *" $1 "*) return 0 ;; esac
+	case "$_test_prereq_missing" in *" $1 "*) return 1 ;; esac
+	eval "_script=\${_test_lazy_$1-}"
+	# shellcheck disable=SC2154 # set by the eval above
+	if [ -n "$_script" ] && (cd "$TEST_TMP" && eval "$_script") >/dev/null 2>&1; then
+		_test_prereq_ok="$_test_prereq_ok$1 "
+		return 0
+	fi
+	_test_prereq_missing="$_test_prereq_missing$1 "
+	return 1
+}
+
+# test_have_prereq P[,P...]: every P holds (!P: P does not).  The ones that
+# do not are left in $test_missing_prereq.
+test_have_prereq() {
+	test_missing_prereq=
+	_ifs=$IFS
+	IFS=,
+	# shellcheck disable=SC2086 # split on commas
+	set -- $1
+	IFS=$_ifs
+	for _p in "$@"; do
+		case $_p in
+		!*) ! _test_one_prereq "${_p#!}" ;;
+		*) _test_one_prereq "$_p" ;;
+		esac || test_missing_prereq="${test_missing_prereq:+$test_missing_prereq,}$_p"
+	done
+	[ -z "$test_missing_prereq" ]
+}
+
+test_lazy_prereq ROOT '[ "$(id -u)" = 0 ]'
+# Live uprobes: tracefs mounted (by us when root and it is absent) and
+# uprobe_events writable.
+test_lazy_prereq TRACEFS '
+	if [ ! -e "$TRACEFS/uprobe_events" ] && [ "$(id -u)" = 0 ]; then
+		mount -t tracefs nodev "$TRACEFS"
+	fi
+	[ -w "$TRACEFS/uprobe_events" ]
+'
+test_lazy_prereq SYSTEM_PERF '[ -x "$SYSTEM_PERF" ] && "$SYSTEM_PERF" version'
+# The system perf as the reference for perf probe -D/-V/-L: it reads tracefs
+# (its README for the types, the events in place for the names) even
+# then, and writes other lines without it.
+test_lazy_prereq SYSTEM_PERF_PROBE 'test_have_prereq SYSTEM_PERF,ROOT,TRACEFS'
+test_lazy_prereq GCC 'command -v "${CC:-gcc}"'
+test_lazy_prereq READELF 'command -v readelf'
+test_lazy_prereq PYTHON3 'command -v python3'
+test_lazy_prereq SDT '
+	command -v dtrace && command -v "${CC:-gcc}" &&
+	{ [ -e /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -e /usr/include/sys/sdt.h ]; }
+'
+# VMLINUX: the vmlinux of linux-image-*-dbg (CI does not have it).
+test_lazy_prereq VMLINUX_DWARF '[ -n "$VMLINUX" ] && [ -r "$VMLINUX" ]'
+test_lazy_prereq M32 '
+	"${CC:-gcc}" -m32 -o m32-probe "$WORKLOADS/true.c"
+'
+test_lazy_prereq STRACE_INJECT '
+	strace -qq -o /dev/null -e trace=getpid -e inject=getpid:retval=7 true
+'
+test_lazy_prereq VALGRIND 'command -v valgrind'
+# valgrind cannot run an AddressSanitizer binary.
+test_lazy_prereq NOT_SANITIZE '[ "${SANITIZE:-}" != 1 ]'
+test_lazy_prereq DEBUGINFOD 'command -v debuginfod'
+test_lazy_prereq SETPRIV 'command -v setpriv'
+test_lazy_prereq UNSHARE 'command -v unshare'
+# Kernel symbols with their addresses: root and a readable kallsyms.
+test_lazy_prereq KALLSYMS '
+	[ "$(id -u)" = 0 ] && [ "$(head -c 16 /proc/kallsyms)" != 0000000000000000 ]
+'
+
+# Cases ---------------------------------------------------------------------
+
+# test_when_finished CMD: inside a case, run CMD after it, pass or fail; a
+# failing CMD fails the case.
+test_when_finished() {
+	_test_when_finished="$1
+${_test_when_finished:-}"
+}
+
+# Runs in the subshell of a case: the EXIT trap runs the test_when_finished
+# commands also when the body calls exit.
+_test_finish() {
+	_rc=$1
+	if [ -n "$_test_when_finished" ]; then
+		(eval "$_test_when_finished") || { [ "$_rc" -eq 0 ] && _rc=1; }
+	fi
+	exit "$_rc"
+}
+
+_test_run_body() {
+	_test_when_finished=
+	trap '_test_finish $?' EXIT
+	cd "$TEST_TMP" && eval "$1"
+}
+
+# test_expect_success [PREREQ] TITLE BODY
 test_expect_success() {
+	if [ $# -ge 3 ]; then
+		_prereq=$1
+		shift
+	else
+		_prereq=
+	fi
 	test_count=$((test_count + 1))
-	(cd "$TEST_TMP" && eval "$2") >"$TEST_TMP/.case.log" 2>&1
-	if [ $? -eq 0 ]; then
+	if [ -n "$_prereq" ] && ! test_have_prereq "$_prereq"; then
+		echo "ok $test_count - $1 # skip missing $test_missing_prereq"
+		return 0
+	fi
+	if (_test_run_body "$2") >"$TEST_TMP/.case.log" 2>&1; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
@@ -82,21 +229,7 @@ test_done() {
 	exit $?
 }
 
-# Prerequisites.
-have_root() {
-	[ "$(id -u)" = 0 ]
-}
-
-have_system_perf() {
-	[ -x "$SYSTEM_PERF" ] && "$SYSTEM_PERF" version >/dev/null 2>&1
-}
-
-# Build a C program: build_prog OUT SRC [CFLAGS...]
-build_prog() {
-	out=$1 src=$2
-	shift 2
-	${CC:-gcc} "$@" -o "$out" "$src"
-}
+# Checks --------------------------------------------------------------------
 
 # test_must_fail CMD...: CMD exits non-zero, and not through a signal.
 test_must_fail() {
@@ -112,32 +245,218 @@ test_must_fail() {
 	return 0
 }
 
-# test_one_line FILE: FILE holds exactly one non-empty line.
-test_one_line() {
-	n=$(grep -c . "$1")
-	if [ "$n" -ne 1 ]; then
-		echo "expected one line in $1, got $n:" >&2
-		cat "$1" >&2
+# test_cmp_file EXPECTED ACTUAL: the same content, else show the diff.
+test_cmp_file() {
+	diff -u "$1" "$2"
+}
+
+# test_line_count OP N FILE: the number of lines of FILE compares to N with
+# test's OP (=, -ge, ...).
+test_line_count() {
+	_n=$(wc -l <"$3")
+	if ! test "$_n" "$1" "$2"; then
+		echo "test_line_count: $3 has $_n lines, expected $1 $2:" >&2
+		cat "$3" >&2
 		return 1
 	fi
 }
 
-# Snapshot of a directory tree (names, link targets, sizes) for "unchanged" checks.
+# tree_snapshot DIR: names, link targets and sizes of everything below DIR
+# (nothing when DIR does not exist), for "unchanged" checks.
 tree_snapshot() {
 	if [ -d "$1" ]; then
 		(cd "$1" && find . -printf '%p %l %s\n' | sort)
 	fi
 }
 
-# tracefs, for the live tests.  setup_tracefs mounts it when root and absent
-# and sets TRACEFS; it fails when uprobe_events can't be written.
-TRACEFS=/sys/kernel/tracing
-setup_tracefs() {
-	if [ ! -e "$TRACEFS/uprobe_events" ] && have_root; then
-		mount -t tracefs nodev "$TRACEFS" 2>/dev/null
+# The events of tracefs this script may look at: those of its probe groups
+# and those on its own files (other test runs add and remove theirs
+# meanwhile); all of a stand-in PERF_TRACEFS_DIR.
+_test_tracefs_snapshot() {
+	if [ -n "${PERF_TRACEFS_DIR:-}" ]; then
+		cat "$PERF_TRACEFS_DIR/uprobe_events" "$PERF_TRACEFS_DIR/kprobe_events" 2>/dev/null
+		return 0
 	fi
-	[ -w "$TRACEFS/uprobe_events" ]
+	for _f in uprobe_events kprobe_events; do
+		[ -r "$TRACEFS/$_f" ] || continue
+		while IFS= read -r _line; do
+			case "$_line" in *"$TEST_TMP"*)
+				echo "$_f $_line"
+				continue
+				;;
+			esac
+			for _g in $_test_groups; do
+				case "$_line" in [pr]:"$_g"/* | [pr][0-9]*:"$_g"/*)
+					echo "$_f $_line"
+					break
+					;;
+				esac
+			done
+		done <"$TRACEFS/$_f"
+	done
+	return 0
 }
+
+# test_refuses [--cache DIR] [--tracefs] [--ignore ERE] CMD...: CMD is
+# refused with one line: it exits non-zero but not through a signal, prints
+# nothing on stdout and exactly one line on stderr (stderr is left in ./err,
+# without the lines matching ERE in ./err1, stdout in ./out), and the
+# build-id cache DIR (default $HOME/.debug) is unchanged, and with --tracefs
+# so are the uprobe/kprobe events of this script (see
+# _test_tracefs_snapshot).  --ignore: for notes perf prints before its
+# error (e.g. "Target program is compiled without optimization").
+test_refuses() {
+	_cache=$HOME/.debug
+	_tracefs=
+	_ignore=
+	while :; do
+		case "$1" in
+		--cache) _cache=$2; shift 2 ;;
+		--tracefs) _tracefs=1; shift ;;
+		--ignore) _ignore=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	tree_snapshot "$_cache" >.refuses.cache.before
+	[ -n "$_tracefs" ] && _test_tracefs_snapshot >.refuses.tracefs.before
+	test_must_fail "$@" >out 2>err || return 1
+	if test -s out; then
+		echo "test_refuses: '$*' wrote to stdout:" >&2
+		cat out >&2
+		return 1
+	fi
+	if [ -n "$_ignore" ]; then
+		grep -E -v "$_ignore" err >err1
+	else
+		cp err err1
+	fi
+	if [ "$(wc -l <err1)" -ne 1 ] || ! grep -q . err1; then
+		echo "test_refuses: '$*': expected one line on stderr, got:" >&2
+		cat err >&2
+		return 1
+	fi
+	cat err
+	tree_snapshot "$_cache" >.refuses.cache.after
+	if ! cmp -s .refuses.cache.before .refuses.cache.after; then
+		echo "test_refuses: '$*' changed the cache $_cache:" >&2
+		diff .refuses.cache.before .refuses.cache.after >&2
+		return 1
+	fi
+	if [ -n "$_tracefs" ]; then
+		_test_tracefs_snapshot >.refuses.tracefs.after
+		if ! cmp -s .refuses.tracefs.before .refuses.tracefs.after; then
+			echo "test_refuses: '$*' changed tracefs:" >&2
+			diff .refuses.tracefs.before .refuses.tracefs.after >&2
+			return 1
+		fi
+	fi
+	return 0
+}
+
+# test_same_as_system_perf [--stderr] [--status] ARGS...: $PERF ARGS and
+# $SYSTEM_PERF ARGS print the same stdout, byte for byte (left in ./ours
+# and ./theirs); with --stderr the same stderr too (ours.err, theirs.err);
+# with --status the same exit status, else both must succeed.
+test_same_as_system_perf() {
+	_stderr='' _status=
+	while :; do
+		case "$1" in
+		--stderr) _stderr=1; shift ;;
+		--status) _status=1; shift ;;
+		*) break ;;
+		esac
+	done
+	"$PERF" "$@" >ours 2>ours.err
+	_ours=$?
+	"$SYSTEM_PERF" "$@" >theirs 2>theirs.err
+	_theirs=$?
+	if [ -n "$_status" ]; then
+		if [ $_ours -ne $_theirs ]; then
+			echo "exit status: ours $_ours, the system perf's $_theirs" >&2
+			cat ours.err >&2
+			return 1
+		fi
+	elif [ $_ours -ne 0 ] || [ $_theirs -ne 0 ]; then
+		echo "perf $*: ours exited with $_ours, the system perf with $_theirs" >&2
+		cat ours.err theirs.err >&2
+		return 1
+	fi
+	diff -u theirs ours || return 1
+	if [ -n "$_stderr" ]; then
+		diff -u theirs.err ours.err || return 1
+	fi
+	return 0
+}
+
+# Files ---------------------------------------------------------------------
+
+# build_prog OUT SRC [CFLAGS...]: build a C program.
+build_prog() {
+	out=$1 src=$2
+	shift 2
+	${CC:-gcc} "$@" -o "$out" "$src"
+}
+
+# build_workload NAME OUT [CFLAGS...]: tools/perf/tests/workloads/NAME.c
+# built with CFLAGS, copied to OUT (a copy keeps the build-id).  Each
+# combination of source, flags and compiler is built once into
+# $PERF_TEST_WORKLOADS (run.sh: under the build directory, shared by the
+# scripts of a run), else into $TEST_TMP.  A NAME.d beside it makes it an
+# SDT program: its provider header and object come from dtrace(1).
+build_workload() {
+	_name=$1 _out=$2
+	shift 2
+	_src=$WORKLOADS/$_name.c
+	[ -f "$_src" ] || { echo "build_workload: no $_src" >&2; return 1; }
+	_dir=${PERF_TEST_WORKLOADS:-$TEST_TMP/.workloads}
+	# The key: NAME.* (the source, an SDT provider, a version script...),
+	# the compiler and the flags.
+	_key=$({ cat "$WORKLOADS/$_name".*; echo "${CC:-gcc} $*"; } | cksum | tr ' ' -)
+	_bin=$_dir/$_name-$_key
+	if [ ! -x "$_bin" ]; then
+		# A shared directory we may not write (another user's build):
+		# our own copy then.
+		if ! { mkdir -p "$_dir" && [ -w "$_dir" ]; } 2>/dev/null; then
+			_dir=$TEST_TMP/.workloads
+			_bin=$_dir/$_name-$_key
+			mkdir -p "$_dir" || return 1
+		fi
+		_b=$(mktemp -d "$_dir/.build.XXXXXX") || return 1
+		if [ -f "$WORKLOADS/$_name.d" ]; then
+			(cd "$_b" && cp "$_src" "$WORKLOADS/$_name.d" . &&
+				dtrace -h -s "$_name.d" -o "$_name-provider.h" >/dev/null &&
+				CFLAGS="$*" dtrace -G -s "$_name.d" -o "$_name-provider.o" >/dev/null &&
+				${CC:-gcc} -O2 "$@" -c -o "$_name.o" "$_name.c" &&
+				${CC:-gcc} "$@" -o "$_name" "$_name.o" "$_name-provider.o")
+		else
+			${CC:-gcc} "$@" -o "$_b/$_name" "$_src"
+		fi || { rm -rf "$_b"; return 1; }
+		# Published whole: a concurrent build of the same key wins or loses.
+		mv -f "$_b/$_name" "$_bin" && rm -rf "$_b" || return 1
+	fi
+	cp "$_bin" "$_out"
+}
+
+# build_id_of FILE: the build-id readelf shows for FILE, empty when none.
+build_id_of() {
+	readelf -n "$1" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | head -n 1
+}
+
+# probes_file [--home DIR] FILE: the probes file of FILE's entry in the
+# build-id cache of DIR (default $HOME): DIR/.debug/<path>/<build-id>/probes.
+probes_file() {
+	_home=$HOME
+	if [ "$1" = --home ]; then
+		_home=$2
+		shift 2
+	fi
+	echo "$_home/.debug$(realpath "$1")/$(build_id_of "$1")/probes"
+}
+
+# Probe groups --------------------------------------------------------------
+
+TRACEFS=/sys/kernel/tracing
+VMLINUX=${VMLINUX:-$(find /usr/lib/debug/boot -maxdepth 1 -name 'vmlinux-*' 2>/dev/null | sort | head -n 1)}
 
 # remove_probe_group GROUP: disable and delete every uprobe/kprobe event of
 # GROUP straight through tracefs (not through the tool under test).
@@ -151,7 +470,14 @@ remove_probe_group() {
 	return 0
 }
 
-# test_cmp_file EXPECTED ACTUAL: the same content, else show the diff.
-test_cmp_file() {
-	diff -u "$1" "$2"
+# test_probe_group GROUP: this script owns GROUP: its events are removed
+# now and when the script ends, and test_refuses --tracefs watches them.
+# Other groups are never touched.
+test_probe_group() {
+	_test_groups="$_test_groups $1"
+	test_cleanup "remove_probe_group $1"
+	if test_have_prereq TRACEFS; then
+		remove_probe_group "$1" 2>/dev/null
+	fi
+	return 0
 }

@@ -1,10 +1,11 @@
 #!/bin/sh
 test_description='perf itself: version, help and the dispatch of commands'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'perf version prints one line and succeeds' '
 	"$PERF" version >out 2>err &&
-	test_one_line out &&
+	test_line_count = 1 out &&
 	grep -q "^perf version [0-9]" out &&
 	! test -s err
 '
@@ -38,10 +39,8 @@ test_expect_success 'perf help COMMAND shows the options of that command' '
 echo "perf: 'foo' is not a perf-command. See 'perf --help'." >"$TEST_TMP/expect-unknown"
 
 test_expect_success 'an unknown command is named in one line and fails' '
-	test_must_fail "$PERF" foo >out 2>err &&
-	test_one_line err &&
-	cmp expect-unknown err &&
-	! test -s out
+	test_refuses "$PERF" foo &&
+	cmp expect-unknown err
 '
 
 test_expect_success 'perf help of an unknown command fails the same way' '
@@ -51,7 +50,7 @@ test_expect_success 'perf help of an unknown command fails the same way' '
 
 test_expect_success 'an unknown option of a subcommand exits with 129 and the usage' '
 	for cmd in buildid-list buildid-cache; do
-		"$PERF" $cmd --no-such-option >out 2>err
+		"$PERF" "$cmd" --no-such-option >out 2>err
 		test $? -eq 129 || return 1
 		grep -q "no-such-option" err &&
 		grep -q "Usage: perf $cmd" err || return 1

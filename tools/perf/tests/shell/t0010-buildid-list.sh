@@ -1,15 +1,11 @@
 #!/bin/sh
 test_description='perf buildid-list: the build-id of ELF files and of the kernel'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-
-# The build-id readelf shows for FILE, empty when it has none.
-readelf_build_id() {
-	readelf -n "$1" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | head -n 1
-}
 
 # check_build_id FILE: ours prints exactly the build-id readelf finds.
 check_build_id() {
-	want=$(readelf_build_id "$1") &&
+	want=$(build_id_of "$1") &&
 	test -n "$want" &&
 	"$PERF" buildid-list -i "$1" >out 2>err &&
 	echo "$want" >expect &&
@@ -17,30 +13,8 @@ check_build_id() {
 	! test -s err
 }
 
-# check_bad_input FILE: one line on stderr naming FILE, nothing on stdout,
-# a plain non-zero exit.
-check_bad_input() {
-	test_must_fail "$PERF" buildid-list -i "$1" >out 2>err &&
-	test_one_line err &&
-	grep -qF "$1" err &&
-	! test -s out
-}
+test_lazy_prereq KERNEL_NOTES 'test -r /sys/kernel/notes'
 
-command -v readelf >/dev/null || test_skip_all 'readelf (binutils) is missing'
-command -v gcc >/dev/null || test_skip_all 'gcc is missing'
-
-cat >main.c <<'SRC'
-int main(void)
-{
-	return 0;
-}
-SRC
-cat >lib.c <<'SRC'
-int lib_answer(void)
-{
-	return 42;
-}
-SRC
 
 # A minimal ELF file of either class and byte order: a PT_NOTE segment for a
 # GNU property note (8-aligned in ELF64, as linkers make it) and one for the
@@ -106,23 +80,23 @@ SRC
 
 BID=0123456789abcdeffedcba987654321000c0ffee
 
-test_expect_success 'a PIE executable: the build-id readelf shows' '
-	build_prog pie main.c -pie -fPIE &&
+test_expect_success GCC,READELF 'a PIE executable: the build-id readelf shows' '
+	build_workload true pie -pie -fPIE &&
 	check_build_id pie
 '
 
-test_expect_success 'a non-PIE executable: the build-id readelf shows' '
-	build_prog nopie main.c -no-pie &&
+test_expect_success GCC,READELF 'a non-PIE executable: the build-id readelf shows' '
+	build_workload true nopie -no-pie &&
 	check_build_id nopie
 '
 
-test_expect_success 'a shared library: the build-id readelf shows' '
-	build_prog lib.so lib.c -shared -fPIC &&
+test_expect_success GCC,READELF 'a shared library: the build-id readelf shows' '
+	build_workload answer-lib lib.so -shared -fPIC &&
 	check_build_id lib.so
 '
 
-test_expect_success 'the long option --input works like -i' '
-	build_prog prog main.c &&
+test_expect_success GCC,READELF 'the long option --input works like -i' '
+	build_workload true prog &&
 	"$PERF" buildid-list -i prog >expect &&
 	"$PERF" buildid-list --input=prog >out &&
 	cmp expect out &&
@@ -130,117 +104,116 @@ test_expect_success 'the long option --input works like -i' '
 	cmp expect out
 '
 
-if ${CC:-gcc} -m32 -o m32 main.c 2>/dev/null; then
-	test_expect_success 'a 32-bit executable (gcc -m32): the build-id readelf shows' '
-		od -An -tx1 -j4 -N1 m32 | grep -q 01 &&
-		check_build_id m32
-	'
-else
-	test_skip 'a 32-bit executable (gcc -m32): the build-id readelf shows' \
-		'gcc -m32 does not link here (gcc-multilib?); the crafted ELF32 below stands in'
-fi
+test_expect_success GCC,READELF,M32 'a 32-bit executable (gcc -m32): the build-id readelf shows' '
+	build_workload true m32 -m32 &&
+	od -An -tx1 -j4 -N1 m32 | grep -q 01 &&
+	check_build_id m32
+'
 
-if command -v python3 >/dev/null; then
-	test_expect_success 'a crafted little-endian ELF32 file reads like readelf' '
-		python3 mkelf.py el32 32 little $BID &&
-		test "$(readelf_build_id el32)" = $BID &&
-		check_build_id el32
-	'
+test_expect_success READELF,PYTHON3 'a crafted little-endian ELF32 file reads like readelf' '
+	python3 mkelf.py el32 32 little $BID &&
+	test "$(build_id_of el32)" = $BID &&
+	check_build_id el32
+'
 
-	test_expect_success 'a big-endian ELF64 file with its notes in big-endian order' '
-		python3 mkelf.py be64 64 big $BID &&
-		readelf -h be64 | grep -q "big endian" &&
-		readelf -n be64 | grep -q NT_GNU_PROPERTY_TYPE_0 &&
-		test "$(readelf_build_id be64)" = $BID &&
-		check_build_id be64
-	'
+test_expect_success READELF,PYTHON3 'a big-endian ELF64 file with its notes in big-endian order' '
+	python3 mkelf.py be64 64 big $BID &&
+	readelf -h be64 | grep -q "big endian" &&
+	readelf -n be64 | grep -q NT_GNU_PROPERTY_TYPE_0 &&
+	test "$(build_id_of be64)" = $BID &&
+	check_build_id be64
+'
 
-	test_expect_success 'a big-endian ELF32 file with its notes in big-endian order' '
-		python3 mkelf.py be32 32 big $BID &&
-		readelf -h be32 | grep -q "ELF32" &&
-		test "$(readelf_build_id be32)" = $BID &&
-		check_build_id be32
-	'
+test_expect_success READELF,PYTHON3 'a big-endian ELF32 file with its notes in big-endian order' '
+	python3 mkelf.py be32 32 big $BID &&
+	readelf -h be32 | grep -q "ELF32" &&
+	test "$(build_id_of be32)" = $BID &&
+	check_build_id be32
+'
 
-	test_expect_success 'a big-endian file without sections: the build-id of its PT_NOTE' '
-		python3 mkelf.py be64-nosec 64 big $BID nosections &&
-		readelf -S be64-nosec | grep -q "no sections" &&
-		test "$(readelf_build_id be64-nosec)" = $BID &&
-		check_build_id be64-nosec
-	'
-else
-	test_skip 'crafted ELF32 and big-endian ELF files' 'python3 is missing'
-fi
+test_expect_success READELF,PYTHON3 'a big-endian file without sections: the build-id of its PT_NOTE' '
+	python3 mkelf.py be64-nosec 64 big $BID nosections &&
+	readelf -S be64-nosec | grep -q "no sections" &&
+	test "$(build_id_of be64-nosec)" = $BID &&
+	check_build_id be64-nosec
+'
 
 # Zero e_shoff (8 bytes at 0x28), e_shnum (0x3c) and e_shstrndx (0x3e) of an
 # ELF64 copy: only the program headers are left to find the notes.
-test_expect_success 'an executable without section headers: the build-id of its PT_NOTE' '
-	build_prog prog main.c &&
+test_expect_success GCC,READELF 'an executable without section headers: the build-id of its PT_NOTE' '
+	build_workload true prog &&
 	cp prog nosec &&
 	printf "\0\0\0\0\0\0\0\0" | dd of=nosec bs=1 seek=40 conv=notrunc 2>/dev/null &&
 	printf "\0\0\0\0" | dd of=nosec bs=1 seek=60 conv=notrunc 2>/dev/null &&
 	readelf -S nosec | grep -q "no sections" &&
-	test "$(readelf_build_id nosec)" = "$(readelf_build_id prog)" &&
+	test "$(build_id_of nosec)" = "$(build_id_of prog)" &&
 	check_build_id nosec
 '
 
-test_expect_success 'a file built without a build-id: one clear line and a failure' '
-	build_prog nobid main.c -Wl,--build-id=none &&
-	test -z "$(readelf_build_id nobid)" &&
-	check_bad_input nobid &&
+test_expect_success GCC,READELF 'a file built without a build-id: one clear line and a failure' '
+	build_workload true nobid -Wl,--build-id=none &&
+	test -z "$(build_id_of nobid)" &&
+	test_refuses "$PERF" buildid-list -i nobid &&
+	grep -qF nobid err &&
 	grep -q "no build-id" err
 '
 
 test_expect_success 'a missing file: one line and a failure' '
-	check_bad_input does-not-exist &&
+	test_refuses "$PERF" buildid-list -i does-not-exist &&
+	grep -qF does-not-exist err &&
 	grep -q "No such file" err
 '
 
 test_expect_success 'a directory: one line and a failure' '
 	mkdir -p adir &&
-	check_bad_input adir &&
+	test_refuses "$PERF" buildid-list -i adir &&
+	grep -qF adir err &&
 	grep -qi "directory" err
 '
 
 test_expect_success 'a text file: one line and a failure' '
 	echo "not an ELF file" >text &&
-	check_bad_input text &&
+	test_refuses "$PERF" buildid-list -i text &&
+	grep -qF text err &&
 	grep -q "not an ELF" err
 '
 
 test_expect_success 'an empty file: one line and a failure' '
 	: >empty &&
-	check_bad_input empty
+	test_refuses "$PERF" buildid-list -i empty &&
+	grep -qF empty err
 '
 
-test_expect_success 'the first 100 bytes of an executable: one line and a failure' '
-	build_prog prog main.c &&
+test_expect_success GCC,READELF 'the first 100 bytes of an executable: one line and a failure' '
+	build_workload true prog &&
 	head -c 100 prog >cut100 &&
-	check_bad_input cut100 &&
+	test_refuses "$PERF" buildid-list -i cut100 &&
+	grep -qF cut100 err &&
 	grep -q "truncated" err
 '
 
-test_expect_success 'the first 3000 bytes of an executable: one line and a failure' '
-	build_prog prog main.c &&
+test_expect_success GCC,READELF 'the first 3000 bytes of an executable: one line and a failure' '
+	build_workload true prog &&
 	head -c 3000 prog >cut3000 &&
-	check_bad_input cut3000 &&
+	test_refuses "$PERF" buildid-list -i cut3000 &&
+	grep -qF cut3000 err &&
 	grep -q "truncated" err
 '
 
 # The descsz word of the build-id note is 4 bytes into its section.
-test_expect_success 'a build-id note whose size points past its section: one line, a failure' '
-	build_prog prog main.c &&
+test_expect_success GCC,READELF 'a build-id note whose size points past its section: one line, a failure' '
+	build_workload true prog &&
 	cp prog liar &&
 	off=$(readelf -SW liar | sed -n "s/.*\.note\.gnu\.build-id *NOTE *[0-9a-f]* \([0-9a-f]*\) .*/\1/p") &&
 	test -n "$off" &&
 	printf "\377\377\0\0" | dd of=liar bs=1 seek=$((0x$off + 4)) conv=notrunc 2>/dev/null &&
 	readelf -n liar 2>&1 | grep -q -i "corrupt\|exceeds\|warning" &&
-	check_bad_input liar
+	test_refuses "$PERF" buildid-list -i liar &&
+	grep -qF liar err
 '
 
 test_expect_success 'without -i, -k or -m: one line and a failure' '
-	test_must_fail "$PERF" buildid-list >out 2>err &&
-	test_one_line err
+	test_refuses "$PERF" buildid-list
 '
 
 test_expect_success 'an unexpected argument exits with 129' '
@@ -249,28 +222,18 @@ test_expect_success 'an unexpected argument exits with 129' '
 	grep -q "stray" err
 '
 
-if ! test -r /sys/kernel/notes; then
-	test_skip 'perf buildid-list -k: the running kernel' '/sys/kernel/notes is not readable'
-elif ! have_system_perf; then
-	test_skip 'perf buildid-list -k equals the system perf' 'no system perf'
-else
-	test_expect_success 'perf buildid-list -k equals the system perf' '
-		"$SYSTEM_PERF" buildid-list -k >expect 2>/dev/null &&
-		"$PERF" buildid-list -k >out &&
-		test_one_line out &&
-		cmp expect out
-	'
-fi
+test_expect_success KERNEL_NOTES,SYSTEM_PERF 'perf buildid-list -k equals the system perf' '
+	test_same_as_system_perf buildid-list -k &&
+	test_line_count = 1 ours
+'
 
-if test -r /sys/kernel/notes; then
-	test_expect_success 'perf buildid-list -m starts with the kernel, named [kernel.kallsyms]' '
-		"$PERF" buildid-list -k >kernel &&
-		"$PERF" buildid-list -m >out &&
-		echo "$(cat kernel) [kernel.kallsyms]" >expect &&
-		head -n 1 out >first &&
-		cmp expect first &&
-		! grep -v "^[0-9a-f]\{2,40\} \[.*\]$" out
-	'
-fi
+test_expect_success KERNEL_NOTES 'perf buildid-list -m starts with the kernel, named [kernel.kallsyms]' '
+	"$PERF" buildid-list -k >kernel &&
+	"$PERF" buildid-list -m >out &&
+	echo "$(cat kernel) [kernel.kallsyms]" >expect &&
+	head -n 1 out >first &&
+	cmp expect first &&
+	! grep -v "^[0-9a-f]\{2,40\} \[.*\]$" out
+'
 
 test_done

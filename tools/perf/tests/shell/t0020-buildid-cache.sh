@@ -1,5 +1,6 @@
 #!/bin/sh
 test_description='perf buildid-cache: the ~/.debug layout, shared with the system perf'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 CACHE=$HOME/.debug
@@ -24,45 +25,18 @@ no_debris() {
 	fi
 }
 
-# The build-id of FILE as readelf shows it.
-build_id_of() {
-	readelf -n "$1" | sed -n 's/^ *Build ID: *//p' | head -n 1
-}
-
-# check_bad_add FILE...: the add fails with one line and the cache is untouched.
-check_bad_add() {
-	tree_snapshot "$CACHE" >before &&
-	test_must_fail "$PERF" buildid-cache -a "$@" >out 2>err &&
-	test_one_line err &&
-	! test -s out &&
-	tree_snapshot "$CACHE" >after &&
-	cmp before after
-}
-
-command -v gcc >/dev/null || test_skip_all 'gcc is missing'
-command -v readelf >/dev/null || test_skip_all 'readelf (binutils) is missing'
-
-cat >main.c <<'SRC'
-int main(void)
-{
-	return 0;
-}
-SRC
-cat >other.c <<'SRC'
-int main(void)
-{
-	return 1;
-}
-SRC
-build_prog "$TEST_TMP/prog" main.c || exit 1
-build_prog "$TEST_TMP/other" other.c || exit 1
-mkdir -p "$TEST_TMP/dir with space" &&
-	cp "$TEST_TMP/prog" "$TEST_TMP/dir with space/my prog" || exit 1
+# Most cases add these programs; a few need none.
+test_expect_success GCC,READELF 'setup: two programs and a copy of one under a path with spaces' '
+	build_workload true "$TEST_TMP/prog" &&
+	build_workload false "$TEST_TMP/other" &&
+	mkdir -p "$TEST_TMP/dir with space" &&
+	cp "$TEST_TMP/prog" "$TEST_TMP/dir with space/my prog"
+'
 BID=$(build_id_of "$TEST_TMP/prog")
 OTHER_BID=$(build_id_of "$TEST_TMP/other")
 PROG=$(cd "$TEST_TMP" && pwd -P)/prog
 
-test_expect_success 'adding a file makes ROOT/<path>/<build-id>/{elf,probes} and the .build-id link' '
+test_expect_success GCC,READELF 'adding a file makes ROOT/<path>/<build-id>/{elf,probes} and the .build-id link' '
 	"$PERF" buildid-cache -a prog &&
 	dir=$CACHE$PROG/$BID &&
 	cmp prog "$dir/elf" &&
@@ -72,7 +46,7 @@ test_expect_success 'adding a file makes ROOT/<path>/<build-id>/{elf,probes} and
 	test "$(cd "$link" && pwd -P)" = "$(cd "$dir" && pwd -P)"
 '
 
-test_expect_success 'adding the same file again leaves the tree unchanged' '
+test_expect_success GCC,READELF 'adding the same file again leaves the tree unchanged' '
 	tree_snapshot "$CACHE" >before &&
 	"$PERF" buildid-cache -a prog &&
 	"$PERF" buildid-cache --add "$PROG" &&
@@ -80,75 +54,68 @@ test_expect_success 'adding the same file again leaves the tree unchanged' '
 	cmp before after
 '
 
-if have_system_perf; then
-	test_expect_success 'the cache tree is the one the system perf makes' '
-		HOME=$TEST_TMP/syshome &&
-		mkdir -p "$HOME" &&
-		"$SYSTEM_PERF" buildid-cache -a prog >/dev/null 2>&1 &&
-		cache_tree "$HOME/.debug" >expect &&
-		cache_tree "$CACHE" >out &&
-		cmp expect out
-	'
+test_expect_success SYSTEM_PERF,GCC,READELF 'the cache tree is the one the system perf makes' '
+	HOME=$TEST_TMP/syshome &&
+	mkdir -p "$HOME" &&
+	"$SYSTEM_PERF" buildid-cache -a prog >/dev/null 2>&1 &&
+	cache_tree "$HOME/.debug" >expect &&
+	cache_tree "$CACHE" >out &&
+	cmp expect out
+'
 
-	test_expect_success 'what we add, the system perf lists' '
-		"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
-		echo "$BID $PROG" >expect &&
-		cmp expect out
-	'
+test_expect_success SYSTEM_PERF,GCC,READELF 'what we add, the system perf lists' '
+	"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
+	echo "$BID $PROG" >expect &&
+	cmp expect out
+'
 
-	test_expect_success 'what the system perf adds, we list' '
-		HOME=$TEST_TMP/syshome2 &&
-		mkdir -p "$HOME" &&
-		"$SYSTEM_PERF" buildid-cache -a other >/dev/null 2>&1 &&
-		"$PERF" buildid-cache -l >out &&
-		echo "$OTHER_BID $(cd "$TEST_TMP" && pwd -P)/other" >expect &&
-		cmp expect out
-	'
+test_expect_success SYSTEM_PERF,GCC,READELF 'what the system perf adds, we list' '
+	HOME=$TEST_TMP/syshome2 &&
+	mkdir -p "$HOME" &&
+	"$SYSTEM_PERF" buildid-cache -a other >/dev/null 2>&1 &&
+	"$PERF" buildid-cache -l >out &&
+	echo "$OTHER_BID $(cd "$TEST_TMP" && pwd -P)/other" >expect &&
+	cmp expect out
+'
 
-	test_expect_success 'we remove what the system perf added, leaving no debris' '
-		HOME=$TEST_TMP/syshome3 &&
-		mkdir -p "$HOME" &&
-		"$SYSTEM_PERF" buildid-cache -a other >/dev/null 2>&1 &&
-		"$PERF" buildid-cache -r other &&
-		"$PERF" buildid-cache -l >out &&
-		! test -s out &&
-		no_debris "$HOME/.debug"
-	'
+test_expect_success SYSTEM_PERF,GCC,READELF 'we remove what the system perf added, leaving no debris' '
+	HOME=$TEST_TMP/syshome3 &&
+	mkdir -p "$HOME" &&
+	"$SYSTEM_PERF" buildid-cache -a other >/dev/null 2>&1 &&
+	"$PERF" buildid-cache -r other &&
+	"$PERF" buildid-cache -l >out &&
+	! test -s out &&
+	no_debris "$HOME/.debug"
+'
 
-	test_expect_success 'a path with spaces is cached, and both perfs list it' '
-		HOME=$TEST_TMP/spaces &&
-		mkdir -p "$HOME" &&
-		"$PERF" buildid-cache -a "dir with space/my prog" &&
-		test -f "$HOME/.debug$(cd "$TEST_TMP" && pwd -P)/dir with space/my prog/$BID/elf" &&
-		echo "$BID $(cd "$TEST_TMP" && pwd -P)/dir with space/my prog" >expect &&
-		"$PERF" buildid-cache -l >out &&
-		cmp expect out &&
-		"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
-		cmp expect out
-	'
+test_expect_success SYSTEM_PERF,GCC,READELF 'a path with spaces is cached, and both perfs list it' '
+	HOME=$TEST_TMP/spaces &&
+	mkdir -p "$HOME" &&
+	"$PERF" buildid-cache -a "dir with space/my prog" &&
+	test -f "$HOME/.debug$(cd "$TEST_TMP" && pwd -P)/dir with space/my prog/$BID/elf" &&
+	echo "$BID $(cd "$TEST_TMP" && pwd -P)/dir with space/my prog" >expect &&
+	test_same_as_system_perf buildid-cache -l &&
+	cmp expect ours
+'
 
-	test_expect_success '-v reports each file added like the system perf' '
-		HOME=$TEST_TMP/verbose-sys && mkdir -p "$HOME" &&
-		"$SYSTEM_PERF" buildid-cache -v -a prog >/dev/null 2>sys-err &&
-		HOME=$TEST_TMP/verbose-ours && mkdir -p "$HOME" &&
-		"$PERF" buildid-cache -v -a prog >/dev/null 2>err &&
-		grep "^Adding" sys-err >expect &&
-		echo "Adding $BID prog: Ok" >ours &&
-		cmp ours expect &&
-		cmp expect err
-	'
-else
-	test_skip 'the cache tree is the one the system perf makes' 'no system perf'
-	test_skip 'the caches of both perfs are read by the other' 'no system perf'
-	test_expect_success '-v reports each file added as Adding <build-id> <path>: Ok' '
-		HOME=$TEST_TMP/verbose-ours && mkdir -p "$HOME" &&
-		"$PERF" buildid-cache -v -a prog >/dev/null 2>err &&
-		echo "Adding $BID prog: Ok" >expect &&
-		cmp expect err
-	'
-fi
+test_expect_success SYSTEM_PERF,GCC,READELF '-v reports each file added like the system perf' '
+	HOME=$TEST_TMP/verbose-sys && mkdir -p "$HOME" &&
+	"$SYSTEM_PERF" buildid-cache -v -a prog >/dev/null 2>sys-err &&
+	HOME=$TEST_TMP/verbose-ours && mkdir -p "$HOME" &&
+	"$PERF" buildid-cache -v -a prog >/dev/null 2>err &&
+	grep "^Adding" sys-err >expect &&
+	echo "Adding $BID prog: Ok" >ours &&
+	cmp ours expect &&
+	cmp expect err
+'
+test_expect_success !SYSTEM_PERF,GCC,READELF '-v reports each file added as Adding <build-id> <path>: Ok' '
+	HOME=$TEST_TMP/verbose-ours && mkdir -p "$HOME" &&
+	"$PERF" buildid-cache -v -a prog >/dev/null 2>err &&
+	echo "Adding $BID prog: Ok" >expect &&
+	cmp expect err
+'
 
-test_expect_success '--list prints <build-id> <path> per entry, sorted by path' '
+test_expect_success GCC,READELF '--list prints <build-id> <path> per entry, sorted by path' '
 	"$PERF" buildid-cache -a other &&
 	"$PERF" buildid-cache --list >out &&
 	dir=$(cd "$TEST_TMP" && pwd -P) &&
@@ -156,7 +123,7 @@ test_expect_success '--list prints <build-id> <path> per entry, sorted by path' 
 	cmp expect out
 '
 
-test_expect_success '--remove takes the entry, its link and its empty directories away' '
+test_expect_success GCC,READELF '--remove takes the entry, its link and its empty directories away' '
 	"$PERF" buildid-cache -r other &&
 	"$PERF" buildid-cache -l >out &&
 	echo "$BID $PROG" >expect &&
@@ -166,20 +133,16 @@ test_expect_success '--remove takes the entry, its link and its empty directorie
 	no_debris "$CACHE"
 '
 
-test_expect_success '--remove of a file not in the cache: one line and a failure' '
-	tree_snapshot "$CACHE" >before &&
-	test_must_fail "$PERF" buildid-cache -r other >out 2>err &&
-	test_one_line err &&
-	grep -q "other" err &&
-	tree_snapshot "$CACHE" >after &&
-	cmp before after
+test_expect_success GCC,READELF '--remove of a file not in the cache: one line and a failure' '
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -r other &&
+	grep -q "other" err
 '
 
-test_expect_success '--purge removes every build-id cached for a rebuilt file' '
+test_expect_success GCC,READELF '--purge removes every build-id cached for a rebuilt file' '
 	HOME=$TEST_TMP/purge && mkdir -p "$HOME" &&
 	cp prog rebuilt &&
 	"$PERF" buildid-cache -a rebuilt,other &&
-	build_prog rebuilt other.c -O2 -DREBUILT &&
+	build_workload false rebuilt -O2 -DREBUILT &&
 	test "$(build_id_of rebuilt)" != "$BID" &&
 	"$PERF" buildid-cache -a rebuilt &&
 	test $(ls "$HOME/.debug$(cd "$TEST_TMP" && pwd -P)/rebuilt" | wc -l) -eq 2 &&
@@ -190,7 +153,7 @@ test_expect_success '--purge removes every build-id cached for a rebuilt file' '
 	no_debris "$HOME/.debug"
 '
 
-test_expect_success '--purge of a file that is gone still purges its entries' '
+test_expect_success GCC,READELF '--purge of a file that is gone still purges its entries' '
 	HOME=$TEST_TMP/purge-gone && mkdir -p "$HOME" &&
 	cp prog gone &&
 	"$PERF" buildid-cache -a gone &&
@@ -203,7 +166,7 @@ test_expect_success '--purge of a file that is gone still purges its entries' '
 
 # "my prog" is a copy of prog: one build-id, two entries, and one
 # .build-id link, to the last added.  --purge-all takes both entries.
-test_expect_success '--purge-all empties the cache and leaves no debris' '
+test_expect_success GCC,READELF '--purge-all empties the cache and leaves no debris' '
 	HOME=$TEST_TMP/purge-all && mkdir -p "$HOME" &&
 	"$PERF" buildid-cache -a prog -a other -a "dir with space/my prog" &&
 	test $(find "$HOME/.debug" -name elf | wc -l) -eq 3 &&
@@ -217,7 +180,7 @@ test_expect_success '--purge-all empties the cache and leaves no debris' '
 	no_debris "$HOME/.debug"
 '
 
-test_expect_success 'comma lists and repeated -a add every file' '
+test_expect_success GCC,READELF 'comma lists and repeated -a add every file' '
 	HOME=$TEST_TMP/lists && mkdir -p "$HOME" &&
 	"$PERF" buildid-cache -a prog,other &&
 	"$PERF" buildid-cache -l >comma &&
@@ -228,7 +191,7 @@ test_expect_success 'comma lists and repeated -a add every file' '
 	cmp comma repeated
 '
 
-test_expect_success 'PERF_BUILDID_DIR moves the cache root' '
+test_expect_success GCC,READELF 'PERF_BUILDID_DIR moves the cache root' '
 	HOME=$TEST_TMP/env && mkdir -p "$HOME" &&
 	PERF_BUILDID_DIR=$TEST_TMP/env-cache "$PERF" buildid-cache -a prog &&
 	test -f "$TEST_TMP/env-cache$PROG/$BID/elf" &&
@@ -238,7 +201,7 @@ test_expect_success 'PERF_BUILDID_DIR moves the cache root' '
 	cmp expect out
 '
 
-test_expect_success 'buildid.dir in ~/.perfconfig moves the cache root' '
+test_expect_success GCC,READELF 'buildid.dir in ~/.perfconfig moves the cache root' '
 	HOME=$TEST_TMP/config && mkdir -p "$HOME" &&
 	printf "[buildid]\n\tdir = %s\n" "$TEST_TMP/config-cache" >"$HOME/.perfconfig" &&
 	"$PERF" buildid-cache -a prog &&
@@ -246,20 +209,20 @@ test_expect_success 'buildid.dir in ~/.perfconfig moves the cache root' '
 	! test -e "$HOME/.debug"
 '
 
-test_expect_success 'a quoted buildid.dir with spaces is read as perf reads it' '
+test_expect_success GCC,READELF 'a quoted buildid.dir with spaces is read as perf reads it' '
 	HOME=$TEST_TMP/config-quoted && mkdir -p "$HOME" &&
 	printf "[buildid]\n\tdir = \"%s\" # a comment\n" "$TEST_TMP/quoted cache" \
 		>"$HOME/.perfconfig" &&
 	"$PERF" buildid-cache -a prog &&
 	test -f "$TEST_TMP/quoted cache$PROG/$BID/elf" &&
-	if have_system_perf; then
+	if test_have_prereq SYSTEM_PERF; then
 		"$SYSTEM_PERF" buildid-cache -l >out 2>/dev/null &&
 		echo "$BID $PROG" >expect &&
 		cmp expect out
 	fi
 '
 
-test_expect_success 'PERF_CONFIG names another config file' '
+test_expect_success GCC,READELF 'PERF_CONFIG names another config file' '
 	HOME=$TEST_TMP/config2 && mkdir -p "$HOME" &&
 	printf "[buildid]\n\tdir = %s\n" "$TEST_TMP/config2-cache" >"$TEST_TMP/perfconfig2" &&
 	PERF_CONFIG=$TEST_TMP/perfconfig2 "$PERF" buildid-cache -a prog &&
@@ -267,7 +230,7 @@ test_expect_success 'PERF_CONFIG names another config file' '
 	! test -e "$HOME/.debug"
 '
 
-test_expect_success 'PERF_BUILDID_DIR wins over buildid.dir' '
+test_expect_success GCC,READELF 'PERF_BUILDID_DIR wins over buildid.dir' '
 	HOME=$TEST_TMP/config3 && mkdir -p "$HOME" &&
 	printf "[buildid]\n\tdir = %s\n" "$TEST_TMP/config3-cache" >"$HOME/.perfconfig" &&
 	PERF_BUILDID_DIR=$TEST_TMP/env3-cache "$PERF" buildid-cache -a prog &&
@@ -276,7 +239,7 @@ test_expect_success 'PERF_BUILDID_DIR wins over buildid.dir' '
 	! test -e "$HOME/.debug"
 '
 
-test_expect_success '--update puts the file back in its entry and -v says Updating' '
+test_expect_success GCC,READELF '--update puts the file back in its entry and -v says Updating' '
 	HOME=$TEST_TMP/update && mkdir -p "$HOME" &&
 	"$PERF" buildid-cache -a prog &&
 	rm "$HOME/.debug$PROG/$BID/elf" &&
@@ -286,7 +249,7 @@ test_expect_success '--update puts the file back in its entry and -v says Updati
 	cmp expect err
 '
 
-test_expect_success '--update and --force --add of a cached file leave the tree as it was' '
+test_expect_success GCC,READELF '--update and --force --add of a cached file leave the tree as it was' '
 	HOME=$TEST_TMP/update2 && mkdir -p "$HOME" &&
 	"$PERF" buildid-cache -a prog &&
 	tree_snapshot "$HOME/.debug" >before &&
@@ -300,7 +263,7 @@ test_expect_success '--update and --force --add of a cached file leave the tree 
 SHM=$(mktemp -d /dev/shm/perf-t0020.XXXXXX 2>/dev/null)
 if test -n "$SHM" && test "$(stat -c %d "$SHM")" != "$(stat -c %d "$TEST_TMP")"; then
 	test_cleanup "rm -rf '$SHM'"
-	test_expect_success 'a cache on another file system holds a whole copy of the file' '
+	test_expect_success GCC,READELF 'a cache on another file system holds a whole copy of the file' '
 		export PERF_BUILDID_DIR=$SHM/cache &&
 		"$PERF" buildid-cache -a prog &&
 		elf=$SHM/cache$PROG/$BID/elf &&
@@ -318,38 +281,38 @@ else
 fi
 
 test_expect_success 'adding a missing file fails, one line, cache unchanged' '
-	check_bad_add does-not-exist
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a does-not-exist
 '
 
 test_expect_success 'adding a directory fails, one line, cache unchanged' '
 	mkdir -p adir &&
-	check_bad_add adir
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a adir
 '
 
 test_expect_success 'adding a text file fails, one line, cache unchanged' '
 	echo "not an ELF file" >text &&
-	check_bad_add text
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a text
 '
 
-test_expect_success 'adding a truncated ELF file fails, one line, cache unchanged' '
+test_expect_success GCC,READELF 'adding a truncated ELF file fails, one line, cache unchanged' '
 	head -c 100 prog >cut100 &&
-	check_bad_add cut100 &&
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a cut100 &&
 	head -c 3000 prog >cut3000 &&
-	check_bad_add cut3000
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a cut3000
 '
 
-test_expect_success 'adding a file without build-id fails, one line, cache unchanged' '
-	build_prog nobid main.c -Wl,--build-id=none &&
-	check_bad_add nobid
+test_expect_success GCC,READELF 'adding a file without build-id fails, one line, cache unchanged' '
+	build_workload true nobid -Wl,--build-id=none &&
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a nobid
 '
 
-test_expect_success 'one bad file among several: nothing at all is added' '
+test_expect_success GCC,READELF 'one bad file among several: nothing at all is added' '
 	HOME=$TEST_TMP/mixed && mkdir -p "$HOME" &&
 	CACHE=$HOME/.debug &&
 	echo "not an ELF file" >text &&
-	check_bad_add other,text &&
-	check_bad_add other -a text &&
-	check_bad_add text -a other &&
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a other,text &&
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a other -a text &&
+	test_refuses --cache "$CACHE" "$PERF" buildid-cache -a text -a other &&
 	! test -e "$CACHE"
 '
 

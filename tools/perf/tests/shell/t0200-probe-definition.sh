@@ -1,27 +1,16 @@
 #!/bin/sh
 test_description='perf probe -D prints the same definitions as the system perf for symbol-only specs'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-cat >prog.c <<'SRC'
-#include <stdio.h>
-int counter;
-__attribute__((noinline)) int work(int a, int b) { return a * b + counter++; }
-__attribute__((noinline)) int other(int a) { return work(a, a + 1); }
-int main(void) { int s = 0; for (int i = 0; i < 3; i++) s += other(i); printf("%d\n", s); return 0; }
-SRC
-cat >lib.c <<'SRC'
-__attribute__((noinline)) int lib_entry(int x) { return x * 3; }
-int lib_other(int y) { return lib_entry(y) + 1; }
-SRC
-
 test_expect_success 'setup: executables, a PIE, a shared library' '
-	build_prog "$TEST_TMP/exe" prog.c -O1 -no-pie &&
+	build_workload counter "$TEST_TMP/exe" -O1 -no-pie &&
 	strip -g "$TEST_TMP/exe" &&
-	build_prog "$TEST_TMP/pie" prog.c -O1 -pie -fPIE &&
+	build_workload counter "$TEST_TMP/pie" -O1 -pie -fPIE &&
 	strip -g "$TEST_TMP/pie" &&
-	build_prog "$TEST_TMP/libt.so" lib.c -O1 -shared -fPIC &&
+	build_workload lib-entry "$TEST_TMP/libt.so" -O1 -shared -fPIC &&
 	strip -g "$TEST_TMP/libt.so" &&
-	build_prog "$TEST_TMP/my-prog.v2" prog.c -O1 &&
+	build_workload counter "$TEST_TMP/my-prog.v2" -O1 &&
 	strip -g "$TEST_TMP/my-prog.v2"
 '
 
@@ -29,11 +18,10 @@ test_expect_success 'setup: executables, a PIE, a shared library' '
 compare() {
 	bin=$1
 	shift
-	"$PERF" probe -x "$bin" -D "$@" >ours 2>ours.err || { cat ours.err; return 1; }
-	if have_system_perf; then
-		"$SYSTEM_PERF" probe -x "$bin" -D "$@" >theirs 2>/dev/null &&
-		diff -u theirs ours
+	if test_have_prereq SYSTEM_PERF_PROBE; then
+		test_same_as_system_perf probe -x "$bin" -D "$@"
 	else
+		"$PERF" probe -x "$bin" -D "$@" >ours 2>ours.err || { cat ours.err; return 1; }
 		test -s ours
 	fi
 }
@@ -84,7 +72,7 @@ test_expect_success 'a fully stripped shared library resolves through .dynsym' '
 
 test_expect_success '-D writes nothing to tracefs' '
 	"$PERF" probe -x "$TEST_TMP/exe" -D work >/dev/null &&
-	! grep -q "$TEST_TMP" /sys/kernel/tracing/uprobe_events 2>/dev/null
+	! grep -q "$TEST_TMP" "$TRACEFS/uprobe_events" 2>/dev/null
 '
 
 test_done

@@ -1,22 +1,16 @@
 #!/bin/sh
 test_description='perf probe places, lists and deletes real uprobes'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-have_root || test_skip_all 'needs root for tracefs'
-setup_tracefs || test_skip_all 'tracefs uprobe_events is not writable'
+test_have_prereq ROOT,TRACEFS || test_skip_all 'needs root and a writable tracefs'
 
 G=perftest_live
-test_cleanup "remove_probe_group $G; remove_probe_group ${G}_sys"
-remove_probe_group $G
-
-cat >prog.c <<'SRC'
-#include <stdlib.h>
-__attribute__((noinline)) int work(int a) { return a * 3; }
-int main(int argc, char **argv) { int n = atoi(argv[1]), s = 0; for (int i = 0; i < n; i++) s += work(i); return s == -1; }
-SRC
+test_probe_group $G
+test_probe_group ${G}_sys
 
 test_expect_success 'setup: a stripped test program' '
-	build_prog "$TEST_TMP/prog" prog.c -O1 && strip -g "$TEST_TMP/prog"
+	build_workload live-prog "$TEST_TMP/prog" -O1 && strip -g "$TEST_TMP/prog"
 '
 
 test_expect_success 'entry and return probes are added and announced as perf does' '
@@ -43,17 +37,14 @@ test_expect_success '-l lists them as perf does' '
 	"$PERF" probe -l "$G:*" >ours &&
 	grep -q "^  $G:in  *(on work in $TEST_TMP/prog with arg1)" ours &&
 	grep -q "^  $G:out__return (on work%return in $TEST_TMP/prog with arg1)" ours &&
-	if have_system_perf; then
-		"$SYSTEM_PERF" probe -l "$G:*" >theirs 2>/dev/null &&
-		diff -u theirs ours
+	if test_have_prereq SYSTEM_PERF; then
+		test_same_as_system_perf probe -l "$G:*"
 	fi
 '
 
 test_expect_success 'a duplicate event name is refused without -f and tracefs is unchanged' '
-	cp "$TRACEFS/uprobe_events" before &&
-	test_must_fail "$PERF" probe -x "$TEST_TMP/prog" -a "$G:in=work" 2>err &&
-	grep -q "already exists" err &&
-	test_cmp_file before "$TRACEFS/uprobe_events"
+	test_refuses --tracefs "$PERF" probe -x "$TEST_TMP/prog" -a "$G:in=work" &&
+	grep -q "already exists" err
 '
 
 test_expect_success '-f adds the duplicate under a numbered name' '
@@ -62,9 +53,7 @@ test_expect_success '-f adds the duplicate under a numbered name' '
 '
 
 test_expect_success 'a command adding several probes adds none when one fails' '
-	cp "$TRACEFS/uprobe_events" before &&
-	test_must_fail "$PERF" probe -x "$TEST_TMP/prog" -a "$G:ok1=work" -a "$G:bad=no_such_function" 2>err &&
-	test_cmp_file before "$TRACEFS/uprobe_events"
+	test_refuses --tracefs "$PERF" probe -x "$TEST_TMP/prog" -a "$G:ok1=work" -a "$G:bad=no_such_function"
 '
 
 test_expect_success '-d with a glob removes exactly the matching events' '
@@ -78,12 +67,10 @@ test_expect_success '-d with a glob removes exactly the matching events' '
 '
 
 test_expect_success 'deleting a name that matches nothing fails with one line' '
-	test_must_fail "$PERF" probe -d "$G:nothing_here" 2>err &&
-	test_one_line err
+	test_refuses --tracefs "$PERF" probe -d "$G:nothing_here"
 '
 
-test_expect_success 'the system perf and ours agree on the uprobe_events line' '
-	have_system_perf || exit 0
+test_expect_success SYSTEM_PERF 'the system perf and ours agree on the uprobe_events line' '
 	"$PERF" probe -d "$G:*" 2>/dev/null
 	"$PERF" probe -x "$TEST_TMP/prog" -a "$G:a=work+4 %di" 2>/dev/null &&
 	"$SYSTEM_PERF" probe -x "$TEST_TMP/prog" -a "${G}_sys:b=work+4 %di" 2>/dev/null &&
@@ -94,14 +81,13 @@ test_expect_success 'the system perf and ours agree on the uprobe_events line' '
 
 test_expect_success '-l names events of a -g build by source place, as perf does' '
 	"$PERF" probe -d "$G:*" 2>/dev/null
-	build_prog "$TEST_TMP/prog.g" prog.c -g -O0 &&
+	build_workload live-prog "$TEST_TMP/prog.g" -g -O0 &&
 	"$PERF" probe -q -x "$TEST_TMP/prog.g" -a "$G:g1=work" -a "$G:g2=work%return" -a "$G:g3=main" &&
 	"$PERF" probe -l "$G:*" >ours &&
 	grep -q "^  $G:g1  *(on work@.*prog.c in $TEST_TMP/prog.g)" ours &&
 	grep -q "(on work%return@.*prog.c in " ours &&
-	if have_system_perf; then
-		"$SYSTEM_PERF" probe -l "$G:*" >theirs 2>/dev/null &&
-		test_cmp_file theirs ours
+	if test_have_prereq SYSTEM_PERF; then
+		test_same_as_system_perf probe -l "$G:*"
 	fi
 '
 

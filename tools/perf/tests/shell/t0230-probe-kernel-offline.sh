@@ -1,18 +1,12 @@
 #!/bin/sh
 test_description='kernel probes offline: -k vmlinux, a stand-in tracefs, the blacklist and the kernel cache entry'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# A small "vmlinux": an ELF with _text, kernel-looking functions and a build-id.
-cat >fk.c <<'SRC'
-void _text(void) {}
-int vfs_read(int *file, int count) { return *file + count; }
-int do_sys_open(int a) { return a + 1; }
-int blocked_func(int a) { return a * 2; }
-void _start(void) {}
-SRC
-
+# A small "vmlinux" (workloads/fake-vmlinux.c): an ELF with _text,
+# kernel-looking functions and a build-id.
 test_expect_success 'setup: a fake vmlinux and a directory standing in for tracefs' '
-	${CC:-gcc} -O0 -nostdlib -static -Wl,--build-id -o vmlinux fk.c &&
+	build_workload fake-vmlinux vmlinux -O0 -nostdlib -static -Wl,--build-id &&
 	mkdir -p fs/tracing fs/kprobes &&
 	: >fs/tracing/kprobe_events && : >fs/tracing/uprobe_events &&
 	addr=$(nm vmlinux | awk "\$3 == \"blocked_func\" { print \$1 }") &&
@@ -23,10 +17,10 @@ test_expect_success 'setup: a fake vmlinux and a directory standing in for trace
 export PERF_TRACEFS_DIR="$TEST_TMP/fs/tracing"
 
 compare() {
-	"$PERF" probe -k "$TEST_TMP/vmlinux" -D "$@" >ours || return 1
-	if have_system_perf; then
-		"$SYSTEM_PERF" probe -k "$TEST_TMP/vmlinux" -D "$@" >theirs 2>/dev/null &&
-		test_cmp_file theirs ours
+	if test_have_prereq SYSTEM_PERF_PROBE; then
+		test_same_as_system_perf probe -k "$TEST_TMP/vmlinux" -D "$@"
+	else
+		"$PERF" probe -k "$TEST_TMP/vmlinux" -D "$@" >ours
 	fi
 }
 
@@ -43,10 +37,8 @@ test_expect_success 'adding writes kprobe_events of the stand-in tracefs' '
 '
 
 test_expect_success 'a blacklisted function is refused and nothing is written' '
-	cp fs/tracing/kprobe_events before &&
-	test_must_fail "$PERF" probe -k "$TEST_TMP/vmlinux" -a blocked_func 2>err &&
-	test_one_line err && grep -q blacklist err &&
-	test_cmp_file before fs/tracing/kprobe_events
+	test_refuses --tracefs "$PERF" probe -k "$TEST_TMP/vmlinux" -a blocked_func &&
+	grep -q blacklist err
 '
 
 test_expect_success 'kernel probes are cached under [kernel.kallsyms]/<build-id of the vmlinux>' '

@@ -1,80 +1,12 @@
 #!/bin/sh
 test_description='perf probe -D through DWARF prints what the system perf prints'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-have_system_perf || test_skip_all 'no system perf to compare with'
-
-cat >req.h <<'SRC'
-struct flags { unsigned urgent:1; unsigned prio:3; int rest:12; };
-struct req {
-	int id;
-	long len;
-	char name[16];
-	const char *peer;
-	struct flags fl;
-	struct { unsigned a:2; unsigned b:5; } anon;
-	union { int i; float f; } u;
-	struct req *next;
-	short arr[4];
-	unsigned char uc;
-	enum { RED, GREEN } color;
-	double ratio;
-	_Bool done;
-};
-int handle(struct req *req, int n);
-int consume(const char *s, unsigned long ul, char c);
-SRC
-cat >main.c <<'SRC'
-#include <stdio.h>
-#include "req.h"
-
-int counter = 3;
-static long total;
-
-static inline int square(int v) { return v * v; }
-
-int handle(struct req *req, int n)
-{
-	int i, s = 0;
-	for (i = 0; i < n; i++) {
-		s += square(i);
-		total += req->len;
-	}
-	counter++;
-	if (req->u.i)
-		s++;
-	return s + req->id;
-}
-
-int main(int argc, char **argv)
-{
-	struct req r = { .id = 7, .len = 42, .name = "abc", .peer = "peer1" };
-	r.arr[2] = 9;
-	int x = handle(&r, argc + 2);
-	x += consume(r.name, 5, 'c');
-	printf("%d %s %ld\n", x, r.name, total);
-	return 0;
-}
-SRC
-cat >other.c <<'SRC'
-#include <string.h>
-#include "req.h"
-
-typedef const char *cstr;
-volatile int calls;
-
-int consume(cstr s, unsigned long ul, char c)
-{
-	int local = (int)strlen(s) + (int)ul;
-	{
-		int inner = local * 2;
-		calls += inner;
-	}
-	if (c == 'c')
-		local++;
-	return local;
-}
-SRC
+# The sources keep their names here: the specs name main.c and other.c,
+# -L reads them, and one case moves main.c away.
+cp "$WORKLOADS/req.h" req.h && cp "$WORKLOADS/req-main.c" main.c &&
+	cp "$WORKLOADS/req-other.c" other.c || exit 1
 
 # The specs both perfs are asked; those the system perf rejects are not
 # compared (perf 6.1 fails on bitfields of DWARF 5, for instance).
@@ -135,19 +67,19 @@ compare_all() {
 }
 
 for opt in O0 O2 Og; do
-	test_expect_success "-$opt: every spec perf resolves is byte-identical" "
+	test_expect_success SYSTEM_PERF_PROBE "-$opt: every spec perf resolves is byte-identical" "
 		build_prog prog_$opt main.c -g -$opt other.c &&
 		compare_all \"\$TEST_TMP/prog_$opt\" &&
 		test -s identical
 	"
 done
 
-test_expect_success '-gdwarf-4 -O2: every spec perf resolves is byte-identical' '
+test_expect_success SYSTEM_PERF_PROBE '-gdwarf-4 -O2: every spec perf resolves is byte-identical' '
 	${CC:-gcc} -g -gdwarf-4 -O2 -o prog_d4 main.c other.c &&
 	compare_all "$TEST_TMP/prog_d4"
 '
 
-test_expect_success 'compressed debug sections: byte-identical too' '
+test_expect_success SYSTEM_PERF_PROBE 'compressed debug sections: byte-identical too' '
 	build_prog prog_c main.c -g -O0 other.c &&
 	objcopy --compress-debug-sections=zlib prog_c prog_z &&
 	compare_all "$TEST_TMP/prog_z" && test -s identical
@@ -223,7 +155,7 @@ compare_views() {
 }
 
 for opt in O0 O2 Og; do
-	test_expect_success "-$opt: -V and -L print what perf prints" "
+	test_expect_success SYSTEM_PERF_PROBE "-$opt: -V and -L print what perf prints" "
 		build_prog view_$opt main.c -g -$opt other.c &&
 		compare_views \"\$TEST_TMP/view_$opt\" &&
 		test -s identical
@@ -242,40 +174,17 @@ test_expect_success 'globals of uprobes are @+OFF from the mapping base (perf 6.
 '
 
 test_expect_success 'a multi-dimensional array is indexed by whole rows (perf 6.1 scales by the element)' '
-	cat >grid.c <<-\SRC &&
-	struct board { int id; int cell[2][3]; };
-	__attribute__((noinline)) int peek(struct board *b) { return b->cell[1][2]; }
-	int main(void) { struct board b = { 0 }; return peek(&b); }
-	SRC
-	build_prog grid grid.c -g -O2 &&
+	build_workload grid grid -g -O2 &&
 	"$PERF" probe -x grid -D "peek b->cell[1] b->cell[1][2] b->cell[0][1]" >out &&
 	grep -q " cell=+16(%di) cell=+24(%di):s32 cell=+8(%di):s32$" out
 '
 
-test_expect_success 'a function both out of line and inlined: every copy, in DWARF order' '
-	cat >twice.c <<-\SRC &&
-	#include <stdio.h>
-	int scale_it(int v, int k)
-	{
-		int r = v * k;
-		if (r > 100)
-			r -= 7;
-		return r;
-	}
-	static inline int twice(int v) { return v > 3 ? v * 2 : v + 1; }
-	int main(int argc, char **argv)
-	{
-		int a = scale_it(argc, 50);
-		int b = scale_it(argc + 1, 3);
-		printf("%d %d %d\n", a, b, twice(argc));
-		return 0;
-	}
-	SRC
-	build_prog twice twice.c -g -O2 &&
+test_expect_success SYSTEM_PERF_PROBE 'a function both out of line and inlined: every copy, in DWARF order' '
+	build_workload twice twice -g -O2 &&
 	printf "%s\n" scale_it "scale_it%return" "scale_it v" twice "twice:0" main >specs &&
 	compare_all "$TEST_TMP/twice" && test -s identical &&
-	test_must_fail "$PERF" probe -x twice -D "twice%return" >out 2>err &&
-	test ! -s out && test_one_line err && grep -q "exists only inlined" err
+	test_refuses "$PERF" probe -x twice -D "twice%return" &&
+	grep -q "exists only inlined" err
 '
 
 test_expect_success 'bitfields, also in anonymous struct members, are b<w>@<o>/<sz> from the low bit' '
@@ -285,8 +194,8 @@ test_expect_success 'bitfields, also in anonymous struct members, are b<w>@<o>/<
 '
 
 PY=/usr/bin/python3.11d
-if [ -x "$PY" ]; then
-	cat >pyspecs <<'SPECS'
+test_lazy_prereq PYTHON_DBG '[ -x "$PY" ]'
+cat >pyspecs <<'SPECS'
 PyObject_GetAttr v name
 PyList_Append op newitem
 PyList_Append%return $retval
@@ -308,33 +217,28 @@ Py*Attr
 list_*
 tupledealloc op
 SPECS
-	test_expect_success 'python3.11d: every spec perf resolves is byte-identical' '
-		cp pyspecs specs && compare_all "$PY" && test -s identical
-	'
-else
-	test_skip 'python3.11d specs' 'python3.11-dbg is not installed'
-fi
+test_expect_success SYSTEM_PERF_PROBE,PYTHON_DBG 'python3.11d: every spec perf resolves is byte-identical' '
+	cp pyspecs specs && compare_all "$PY" && test -s identical
+'
 
 LIBC=$(ldd /bin/true | awk '/libc.so/ { print $3 }')
-if [ -n "$LIBC" ] && "$SYSTEM_PERF" probe -x "$LIBC" -D "__libc_malloc bytes" >/dev/null 2>&1; then
-	cat >libcspecs <<'SPECS'
+# libc6-dbg, as the system perf finds it.
+test_lazy_prereq LIBC_DBG '[ -n "$LIBC" ] && "$SYSTEM_PERF" probe -x "$LIBC" -D "__libc_malloc bytes"'
+cat >libcspecs <<'SPECS'
 __libc_malloc bytes
 __libc_free mem
 _IO_new_fopen filename:string mode:string
 __libc_malloc%return $retval
 malloc%return $retval
 SPECS
-	test_expect_success 'libc with libc6-dbg: every spec perf resolves is byte-identical' '
-		cp libcspecs specs && compare_all "$LIBC" && test -s identical
-	'
-	test_expect_success 'libc: alias names resolve through the address (perf 6.1 fails)' '
-		"$PERF" probe -x "$LIBC" -D "malloc bytes" -D "fopen filename:string" >out &&
-		"$PERF" probe -x "$LIBC" -D "__libc_malloc bytes" -D "_IO_new_fopen filename:string" >want &&
-		sed "s/__libc_malloc/malloc/; s/_IO_new_fopen/fopen/" want >want2 &&
-		test_cmp_file want2 out
-	'
-else
-	test_skip 'libc specs' 'no libc debuginfo (libc6-dbg)'
-fi
+test_expect_success SYSTEM_PERF_PROBE,LIBC_DBG 'libc with libc6-dbg: every spec perf resolves is byte-identical' '
+	cp libcspecs specs && compare_all "$LIBC" && test -s identical
+'
+test_expect_success LIBC_DBG 'libc: alias names resolve through the address (perf 6.1 fails)' '
+	"$PERF" probe -x "$LIBC" -D "malloc bytes" -D "fopen filename:string" >out &&
+	"$PERF" probe -x "$LIBC" -D "__libc_malloc bytes" -D "_IO_new_fopen filename:string" >want &&
+	sed "s/__libc_malloc/malloc/; s/_IO_new_fopen/fopen/" want >want2 &&
+	test_cmp_file want2 out
+'
 
 test_done

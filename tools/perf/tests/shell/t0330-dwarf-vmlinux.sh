@@ -1,12 +1,11 @@
 #!/bin/sh
 test_description='perf probe -k on the Debian vmlinux with DWARF prints what the system perf prints'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# The vmlinux of linux-image-*-dbg; CI does not have it.
-VMLINUX=${VMLINUX:-$(ls /usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -n 1)}
-[ -n "$VMLINUX" ] && [ -r "$VMLINUX" ] ||
+# $VMLINUX (lib.sh): the vmlinux of linux-image-*-dbg; CI does not have it.
+test_have_prereq VMLINUX_DWARF ||
 	test_skip_all 'no vmlinux with DWARF in /usr/lib/debug/boot (linux-image-*-dbg)'
-have_system_perf || test_skip_all 'no system perf to compare with'
 
 # Each spec perf 6.1 resolves on the Debian 6.1 cloud vmlinux: inlined
 # instances (do_sys_open in the syscall wrappers), lines, members, strings,
@@ -39,7 +38,7 @@ do_exit code
 bprm_execve bprm->filename:string
 EOF
 
-test_expect_success 'every -D spec is byte-identical to the system perf' '
+test_expect_success SYSTEM_PERF_PROBE 'every -D spec is byte-identical to the system perf' '
 	: >differ &&
 	while IFS= read -r spec; do
 		"$SYSTEM_PERF" probe -k "$VMLINUX" -D "$spec" >exp 2>/dev/null || continue
@@ -49,7 +48,7 @@ test_expect_success 'every -D spec is byte-identical to the system perf' '
 	cat differ && test ! -s differ
 '
 
-test_expect_success '-V, also with --externs and --range, is byte-identical' '
+test_expect_success SYSTEM_PERF_PROBE '-V, also with --externs and --range, is byte-identical' '
 	: >differ &&
 	for spec in vfs_read do_sys_open schedule copy_process; do
 		for opt in "" --externs "--externs --range"; do

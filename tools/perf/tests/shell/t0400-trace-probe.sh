@@ -1,33 +1,15 @@
 #!/bin/sh
 test_description='perf trace -e shows the probe events of its command, as the system perf does'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-have_root || test_skip_all 'needs root for tracefs and perf_event_open'
-setup_tracefs || test_skip_all 'tracefs uprobe_events is not writable'
+test_have_prereq ROOT,TRACEFS || test_skip_all 'needs root for tracefs and perf_event_open'
 
 G=perftest_tr
-test_cleanup "remove_probe_group $G"
-remove_probe_group $G 2>/dev/null
+test_probe_group $G
 
-# work(i - 1, label) for i < N: arg1 is -1, 0, 1, ...; the exit code is argv[4].
-cat >prog.c <<'SRC'
-#include <stdlib.h>
-#include <unistd.h>
-__attribute__((noinline)) int work(int n, const char *s) { return n * 3 + s[0]; }
-volatile int sink;
-int main(int argc, char **argv)
-{
-	int n = atoi(argv[1]), us = argc > 3 ? atoi(argv[3]) : 0;
-
-	for (int i = 0; i < n; i++) {
-		sink += work(i - 1, argv[2]);
-		if (us)
-			usleep(us);
-	}
-	return argc > 4 ? atoi(argv[4]) : 0;
-}
-SRC
-
+# workloads/trace-work.c: work(i - 1, label) for i < N: arg1 is -1, 0, 1,
+# ...; the exit code is argv[4].
 # Timestamps and pids differ from run to run: keep the rest.
 normalise() {
 	sed -E 's/^ *[0-9]+\.[0-9]{3} /T /; s|^T ([^ ]*)/[0-9]+ |T \1/PID |' "$1"
@@ -39,7 +21,7 @@ norand() {
 }
 
 test_expect_success 'setup: a program with entry and return probes' '
-	build_prog "$TEST_TMP/prog" prog.c -O1 &&
+	build_workload trace-work "$TEST_TMP/prog" -O1 &&
 	"$PERF" probe -x "$TEST_TMP/prog" -a "$G:ev=work %di:s32 +0(%si):string" \
 		-a "$G:ret=work%return \$retval:s32" 2>/dev/null &&
 	test -d "$TRACEFS/events/$G/ev" && test -d "$TRACEFS/events/$G/ret__return"
@@ -68,8 +50,7 @@ test_expect_success 'the first timestamp is 0.000 and they grow' '
 	awk "{ if (\$1 < last) exit 1; last = \$1 }" out
 '
 
-test_expect_success 'the same text as the system perf trace, return probes too' '
-	have_system_perf || exit 0
+test_expect_success SYSTEM_PERF 'the same text as the system perf trace, return probes too' '
 	norand "$PERF" trace -e "$G:*" -o ours -- "$TEST_TMP/prog" 4 "a b" &&
 	norand "$SYSTEM_PERF" trace -e "$G:*" -o theirs -- "$TEST_TMP/prog" 4 "a b" 2>/dev/null &&
 	normalise ours >ours.n && normalise theirs >theirs.n &&
@@ -79,8 +60,7 @@ test_expect_success 'the same text as the system perf trace, return probes too' 
 	test_cmp_file theirs.n ours.n
 '
 
-test_expect_success 'the same text as the system perf trace with --no-comm' '
-	have_system_perf || exit 0
+test_expect_success SYSTEM_PERF 'the same text as the system perf trace with --no-comm' '
 	norand "$PERF" trace --no-comm -e "$G:ev" -o ours -- "$TEST_TMP/prog" 2 x &&
 	norand "$SYSTEM_PERF" trace --no-comm -e "$G:ev" -o theirs -- "$TEST_TMP/prog" 2 x 2>/dev/null &&
 	sed -E "s/^ *[0-9.]+ [0-9]+ //" ours >ours.n &&
@@ -117,8 +97,7 @@ test_expect_success 'an ordinary tracepoint prints its fields, pids with their n
 	grep -q "sched:sched_process_exec(filename: \"$TEST_TMP/prog\", pid: [0-9]* (prog), old_pid: [0-9]* (prog))" out
 '
 
-test_expect_success 'and the same text as the system perf for a tree of processes' '
-	have_system_perf || exit 0
+test_expect_success SYSTEM_PERF 'and the same text as the system perf for a tree of processes' '
 	events=sched:sched_process_fork,sched:sched_process_exec,sched:sched_process_exit &&
 	"$PERF" trace -e $events -o ours -- sh -c "/bin/true; exit 0" &&
 	"$SYSTEM_PERF" trace -e $events -o theirs -- sh -c "/bin/true; exit 0" 2>/dev/null &&
@@ -129,39 +108,8 @@ test_expect_success 'and the same text as the system perf for a tree of processe
 	test_cmp_file theirs.n ours.n
 '
 
-cat >tree.c <<'SRC'
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sys/wait.h>
-#include <unistd.h>
-__attribute__((noinline)) int work(int n, const char *s) { return n * 3 + s[0]; }
-volatile int sink;
-static void *run(void *name)
-{
-	pthread_setname_np(pthread_self(), name);
-	sink += work(1, name);
-	return NULL;
-}
-int main(void)
-{
-	pthread_t t;
-	pid_t kid;
-
-	pthread_create(&t, NULL, run, "worker");
-	pthread_join(t, NULL);
-	kid = fork();
-	if (kid == 0) {
-		sink += work(2, "kid");
-		_exit(0);
-	}
-	waitpid(kid, NULL, 0);
-	sink += work(3, "main");
-	return 0;
-}
-SRC
-
 test_expect_success 'threads and children of the command are traced under their own names' '
-	build_prog "$TEST_TMP/tree" tree.c -O1 -pthread &&
+	build_workload trace-tree "$TEST_TMP/tree" -O1 -pthread &&
 	"$PERF" probe -x "$TEST_TMP/tree" -a "$G:tree=work %di:s32 +0(%si):string" 2>/dev/null &&
 	"$PERF" trace -e "$G:tree" -o out -- "$TEST_TMP/tree" &&
 	cat out &&

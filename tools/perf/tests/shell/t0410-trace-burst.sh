@@ -1,36 +1,16 @@
 #!/bin/sh
 test_description='perf trace -e through a burst of a million probe hits'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-have_root || test_skip_all 'needs root for tracefs and perf_event_open'
-setup_tracefs || test_skip_all 'tracefs uprobe_events is not writable'
+test_have_prereq ROOT,TRACEFS || test_skip_all 'needs root for tracefs and perf_event_open'
 
 G=perftest_tr_burst
 N=1000000
-test_cleanup "remove_probe_group $G"
-remove_probe_group $G 2>/dev/null
+test_probe_group $G
 
-# On x86-64 work() starts with a 5-byte nop: kernels that optimise
-# uprobes there take a few microseconds a hit instead of tens.
-cat >burst.c <<'SRC'
-#include <stdlib.h>
-__attribute__((noinline)) int work(int n, const char *s)
-{
-#ifdef __x86_64__
-	asm volatile(".byte 0x0f, 0x1f, 0x44, 0x00, 0x00");
-#endif
-	return n * 3 + s[0];
-}
-volatile int sink;
-int main(int argc, char **argv)
-{
-	int n = atoi(argv[1]);
-
-	for (int i = 0; i < n; i++)
-		sink += work(i, "burst");
-	return 0;
-}
-SRC
+# workloads/burst.c: on x86-64 work() starts with a 5-byte nop: kernels
+# that optimise uprobes there take a few microseconds a hit instead of tens.
 
 # The losses the kernel counts include the task's own records lost with
 # them (its exit, its name at exec): a few more than the events.
@@ -50,7 +30,7 @@ lost_total() {
 }
 
 test_expect_success 'setup: a probed function called in a loop' '
-	build_prog "$TEST_TMP/burst" burst.c -O1 &&
+	build_workload burst "$TEST_TMP/burst" -O1 &&
 	"$PERF" probe -x "$TEST_TMP/burst" -a "$G:ev=work %di:s32 +0(%si):string" 2>/dev/null
 '
 

@@ -1,6 +1,8 @@
 #!/bin/sh
 test_description='perf probe places SDT markers: sdt_PROVIDER:NAME and %sdt_..., semaphores raised'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=lib-sdt.sh
 . "$TEST_ROOT/tools/perf/tests/shell/lib-sdt.sh"
 
 # To check these tests themselves against another perf (the system perf
@@ -10,17 +12,16 @@ test_description='perf probe places SDT markers: sdt_PROVIDER:NAME and %sdt_...,
 PERF=${SDT_TEST_PERF:-$PERF}
 
 
-have_root || test_skip_all 'needs root for tracefs'
-setup_tracefs || test_skip_all 'tracefs uprobe_events is not writable'
-have_sdt_tools || test_skip_all 'dtrace (systemtap-sdt-dev) or gcc is missing'
-
 PYTHON=/usr/bin/python3.11
 G=$SDT_GROUP
 # A tracefs instance of our own: its buffer holds only what we enable in
 # it, whatever other tests trace at the same time.
 INST=$TRACEFS/instances/perftest_sdt_$$
-test_cleanup "echo 0 >$INST/events/enable; rmdir $INST; remove_probe_group $G; remove_probe_group ${G}_sys"
-remove_probe_group $G 2>/dev/null
+test_probe_group $G
+test_probe_group ${G}_sys
+test_cleanup "echo 0 >$INST/events/enable; rmdir $INST"
+# Uprobes that raise a semaphore (ref_ctr_offset).
+test_lazy_prereq REF_CTR 'grep -q "place (uprobe):.*(ref_ctr_offset)" "$TRACEFS/README"'
 
 # trace_run EVENTDIR CMD...: run CMD with the event enabled in our instance;
 # the events it fired are left in ./trace.
@@ -33,73 +34,69 @@ trace_run() {
 	rc=$?
 	echo 0 >"$INST/events/$ev/enable"
 	grep -v "^#" "$INST/trace" >trace
-	return $rc
+	return "$rc"
 }
 
-test_expect_success 'setup: the dtrace program and a tracefs instance' '
-	build_sdt_prog "$TEST_TMP/sdtprog" &&
+test_expect_success SDT 'setup: the dtrace program' '
+	build_sdt_prog "$TEST_TMP/sdtprog"
+'
+
+test_expect_success ROOT,TRACEFS 'setup: a tracefs instance' '
 	mkdir "$INST"
 '
 PROG=$(realpath "$TEST_TMP/sdtprog" 2>/dev/null)
 
-test_expect_success 'sdt_PROVIDER:NAME from the binary: the line perf caches' '
+test_expect_success SDT 'sdt_PROVIDER:NAME from the binary: the line perf caches' '
 	"$PERF" probe -x sdtprog -D $G:foo__bar >out &&
-	test_one_line out &&
+	test_line_count = 1 out &&
 	grep -q "^p:$G/foo__bar $PROG:0x[0-9a-f]*(0x[0-9a-f]*) arg1=%[a-z0-9]*:s32 arg2=%[a-z0-9]*:s64 arg3=%[a-z0-9]*:u64$" out &&
 	mkdir -p h && HOME=$TEST_TMP/h "$PERF" buildid-cache -a sdtprog &&
-	grep "^p:$G/foo__bar " $(probes_file "$TEST_TMP/h" sdtprog) >expect &&
+	grep "^p:$G/foo__bar " "$(probes_file --home "$TEST_TMP/h" sdtprog)" >expect &&
 	test_cmp_file expect out
 '
 
-test_expect_success '%sdt_PROVIDER:NAME gives the same line' '
+test_expect_success SDT '%sdt_PROVIDER:NAME gives the same line' '
 	"$PERF" probe -x sdtprog -D "%$G:foo__bar" >out &&
-	grep "^p:$G/foo__bar " $(probes_file "$TEST_TMP/h" sdtprog) >expect &&
+	grep "^p:$G/foo__bar " "$(probes_file --home "$TEST_TMP/h" sdtprog)" >expect &&
 	test_cmp_file expect out
 '
 
-test_expect_success 'after buildid-cache --add the marker comes from the cache' '
+test_expect_success SDT 'after buildid-cache --add the marker comes from the cache' '
 	"$PERF" buildid-cache -a sdtprog &&
-	P=$(probes_file "$HOME" sdtprog) &&
+	P=$(probes_file sdtprog) &&
 	sed -i "s|^\(p:$G/foo__bar [^ ]*\) .*|\1 arg1=%di:u32|" $P &&
 	"$PERF" probe -x sdtprog -D "%$G:foo__bar" >out &&
 	grep "^p:$G/foo__bar .* arg1=%di:u32$" out &&
 	"$PERF" buildid-cache -r sdtprog
 '
 
-if have_system_perf; then
-	test_expect_success 'the system perf resolves the marker to the same line' '
-		"$SYSTEM_PERF" probe -x sdtprog -D "%$G:foo__bar" >theirs 2>/dev/null &&
-		"$PERF" probe -x sdtprog -D "%$G:foo__bar" >ours &&
-		test_cmp_file theirs ours
-	'
-fi
-
-test_expect_success 'a missing marker is refused and tracefs is unchanged' '
-	cp "$TRACEFS/uprobe_events" before &&
-	test_must_fail "$PERF" probe -x sdtprog -a $G:no_such_marker 2>err &&
-	grep -q "no_such_marker" err &&
-	test_cmp_file before "$TRACEFS/uprobe_events"
+test_expect_success SYSTEM_PERF_PROBE,SDT 'the system perf resolves the marker to the same line' '
+	test_same_as_system_perf probe -x sdtprog -D "%$G:foo__bar"
 '
 
-test_expect_success 'several markers of one name become numbered events' '
+test_expect_success ROOT,TRACEFS,SDT 'a missing marker is refused and tracefs is unchanged' '
+	test_refuses --tracefs "$PERF" probe -x sdtprog -a $G:no_such_marker &&
+	grep -q "no_such_marker" err
+'
+
+test_expect_success ROOT,TRACEFS,SDT 'several markers of one name become numbered events' '
 	"$PERF" probe -x sdtprog -a $G:twice 2>err &&
 	grep "^p:$G/twice " "$TRACEFS/uprobe_events" >one &&
 	grep "^p:$G/twice_1 " "$TRACEFS/uprobe_events" >two &&
-	test_one_line one && test_one_line two &&
+	test_line_count = 1 one && test_line_count = 1 two &&
 	test "$(cut -d" " -f2 one)" != "$(cut -d" " -f2 two)" &&
 	"$PERF" probe -d "$G:twice*" 2>/dev/null &&
 	! grep -q "^p:$G/twice" "$TRACEFS/uprobe_events"
 '
 
-test_expect_success 'the marker is added with its semaphore and announced as perf does' '
+test_expect_success ROOT,TRACEFS,SDT 'the marker is added with its semaphore and announced as perf does' '
 	"$PERF" probe -x sdtprog -a "%$G:foo__bar" 2>err &&
 	grep -q "^Added new event:" err &&
 	grep -q "^  $G:foo__bar (on %foo__bar in $PROG)" err &&
 	grep -q "^p:$G/foo__bar $PROG:0x[0-9a-f]*(0x[0-9a-f]*) arg1=" "$TRACEFS/uprobe_events"
 '
 
-test_expect_success 'its uprobe_events line is the one the system perf writes' '
-	have_system_perf || exit 0
+test_expect_success ROOT,TRACEFS,SDT,SYSTEM_PERF 'its uprobe_events line is the one the system perf writes' '
 	grep "^p:$G/foo__bar " "$TRACEFS/uprobe_events" >ours &&
 	"$PERF" probe -d "$G:foo__bar" 2>/dev/null &&
 	"$SYSTEM_PERF" probe -x sdtprog -a "%$G:foo__bar" >/dev/null 2>&1 &&
@@ -109,44 +106,40 @@ test_expect_success 'its uprobe_events line is the one the system perf writes' '
 	test_cmp_file theirs ours
 '
 
-if grep -q "place (uprobe):.*(ref_ctr_offset)" "$TRACEFS/README" 2>/dev/null; then
-	test_expect_success 'while the event is enabled, the program sees its semaphore raised' '
-		trace_run $G/foo__bar "$TEST_TMP/sdtprog" 5 &&
-		grep -q "^foo__bar enabled: 1$" run.out
-	'
+test_expect_success ROOT,TRACEFS,SDT,REF_CTR 'while the event is enabled, the program sees its semaphore raised' '
+	trace_run $G/foo__bar "$TEST_TMP/sdtprog" 5 &&
+	grep -q "^foo__bar enabled: 1$" run.out
+'
 
-	test_expect_success 'the guarded marker fires once per call with the right values' '
-		test "$(grep -c " foo__bar: (" trace)" -eq 5 &&
-		grep -q " foo__bar: (.* arg1=100 arg2=0 arg3=" trace &&
-		grep -q " foo__bar: (.* arg1=104 arg2=-4000 arg3=" trace
-	'
+test_expect_success ROOT,TRACEFS,SDT,REF_CTR 'the guarded marker fires once per call with the right values' '
+	test "$(grep -c " foo__bar: (" trace)" -eq 5 &&
+	grep -q " foo__bar: (.* arg1=100 arg2=0 arg3=" trace &&
+	grep -q " foo__bar: (.* arg1=104 arg2=-4000 arg3=" trace
+'
 
-	test_expect_success 'with the event disabled, the semaphore is down again' '
-		"$TEST_TMP/sdtprog" 1 >run.out &&
-		grep -q "^foo__bar enabled: 0$" run.out
-	'
+test_expect_success ROOT,TRACEFS,SDT,REF_CTR 'with the event disabled, the semaphore is down again' '
+	"$TEST_TMP/sdtprog" 1 >run.out &&
+	grep -q "^foo__bar enabled: 0$" run.out
+'
 
-	test_expect_success 'python3.11 function__entry fires once per Python call' '
-		test -x $PYTHON || exit 0
-		grep -q "^p:sdt_python/" "$TRACEFS/uprobe_events" && exit 0 # in use by someone else
-		test_cleanup "remove_probe_group sdt_python"
-		"$PERF" probe -x $PYTHON -a sdt_python:function__entry 2>/dev/null &&
-		# CPython 3.11 fires its function markers only while a trace
-		# function is set (it checks them on its tracing path).
-		trace_run sdt_python/function__entry $PYTHON -S -c "import sys
+test_expect_success ROOT,TRACEFS,SDT,REF_CTR 'python3.11 function__entry fires once per Python call' '
+	test -x $PYTHON || exit 0
+	grep -q "^p:sdt_python/" "$TRACEFS/uprobe_events" && exit 0 # in use by someone else
+	test_when_finished "remove_probe_group sdt_python"
+	"$PERF" probe -x $PYTHON -a sdt_python:function__entry 2>/dev/null &&
+	# CPython 3.11 fires its function markers only while a trace
+	# function is set (it checks them on its tracing path).
+	trace_run sdt_python/function__entry $PYTHON -S -c "import sys
 sys.settrace(lambda *a: None)
 def f(x): pass
 for i in range(37): f(i)" &&
-		# arg2 is the function name: f shows up 37 times.
-		grep " function__entry: (" trace | grep -o "arg2=[0-9]*" | sort | uniq -c >counts &&
-		grep -q "^ *37 arg2=" counts &&
-		"$PERF" probe -d "sdt_python:function__entry" 2>/dev/null
-	'
-else
-	test_skip 'the semaphore is raised while the event is enabled' 'the kernel lacks ref_ctr_offset'
-fi
+	# arg2 is the function name: f shows up 37 times.
+	grep " function__entry: (" trace | grep -o "arg2=[0-9]*" | sort | uniq -c >counts &&
+	grep -q "^ *37 arg2=" counts &&
+	"$PERF" probe -d "sdt_python:function__entry" 2>/dev/null
+'
 
-test_expect_success 'every event of the group is deleted' '
+test_expect_success ROOT,TRACEFS 'every event of the group is deleted' '
 	"$PERF" probe -d "$G:*" 2>/dev/null
 	! grep -q "^p:$G/" "$TRACEFS/uprobe_events"
 '

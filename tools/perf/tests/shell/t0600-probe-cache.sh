@@ -1,35 +1,11 @@
 #!/bin/sh
 test_description='perf probe --cache: entries stored by build-id, used without debuginfo'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 G=perftest_pc
-cat >app.c <<'SRC'
-#include <stdio.h>
-#include <stdlib.h>
-struct conn { int fd; const char *peer; };
-struct req { int len; struct conn *conn; };
-__attribute__((noinline)) int handle(struct req *r, int seq)
-{
-	return r->len + seq;
-}
-int main(int argc, char **argv)
-{
-	struct conn c = { 7, "peer-one" };
-	struct req r = { 41, &c };
-	int n = argc > 1 ? atoi(argv[1]) : 3, s = 0;
-	for (int i = 0; i < n; i++)
-		s += handle(&r, i);
-	printf("%d\n", s);
-	return 0;
-}
-SRC
-
-probes_file() {
-	echo "$HOME/.debug$1/$("$PERF" buildid-list -i "$1")/probes"
-}
-
 test_expect_success 'setup: a -g build and its stripped copy share a build-id' '
-	build_prog "$TEST_TMP/app" app.c -g -O0 &&
+	build_workload conn "$TEST_TMP/app" -g -O0 &&
 	cp "$TEST_TMP/app" "$TEST_TMP/app.debug" &&
 	strip -g "$TEST_TMP/app" &&
 	test "$("$PERF" buildid-list -i "$TEST_TMP/app")" = "$("$PERF" buildid-list -i "$TEST_TMP/app.debug")"
@@ -61,9 +37,8 @@ test_expect_success '--cache --list shows the entries grouped by binary, as perf
 	bid=$("$PERF" buildid-list -i "$TEST_TMP/app") &&
 	printf "%s\n" "$TEST_TMP/app ($bid):" "handle x=%di:x64" "$G:ret=handle%return \$retval" >expect &&
 	test_cmp_file expect ours &&
-	if have_system_perf; then
-		"$SYSTEM_PERF" probe --cache --list >theirs 2>/dev/null &&
-		test_cmp_file theirs ours
+	if test_have_prereq SYSTEM_PERF; then
+		test_same_as_system_perf probe --cache --list
 	fi
 '
 
@@ -79,24 +54,20 @@ test_expect_success 'a cached entry is used for the same build at another path' 
 	grep -q "^r:$G/ret__return $TEST_TMP/copy:0x" out
 '
 
-test_expect_success 'the system perf stores DWARF specs that we place on the stripped build' '
-	have_system_perf || exit 0
+test_expect_success SYSTEM_PERF_PROBE 'the system perf stores DWARF specs that we place on the stripped build' '
 	# perf 6.1 cannot cache a build-id it already holds under another path.
 	export HOME="$TEST_TMP/home2" && mkdir -p "$HOME" &&
 	"$SYSTEM_PERF" probe --cache -n -q -x "$TEST_TMP/app.debug" -a "handle r->len r->conn->peer:string" &&
 	"$PERF" probe -x "$TEST_TMP/app" -D "handle r->len r->conn->peer:string" | sed "s|/app:|/app.debug:|" >ours &&
-	"$PERF" probe -x "$TEST_TMP/app.debug" -D "handle r->len r->conn->peer:string" >ours &&
-	"$SYSTEM_PERF" probe -x "$TEST_TMP/app.debug" -D "handle r->len r->conn->peer:string" >theirs 2>/dev/null &&
-	test_cmp_file theirs ours
+	test_same_as_system_perf probe -x "$TEST_TMP/app.debug" -D "handle r->len r->conn->peer:string"
 '
 
 test_expect_success 'a rebuilt binary never gets the other build'"'"'s definition' '
-	sed "s/return r->len + seq;/return r->len - seq;/" app.c >app2.c &&
+	sed "s/return r->len + seq;/return r->len - seq;/" "$WORKLOADS/conn.c" >app2.c &&
 	build_prog "$TEST_TMP/app.debug" app2.c -O0 &&
-	test_must_fail "$PERF" probe -x "$TEST_TMP/app.debug" -a "handle r->len" 2>err &&
-	test_one_line err &&
+	test_refuses --tracefs "$PERF" probe -x "$TEST_TMP/app.debug" -a "handle r->len" &&
 	grep -q "needs debuginfo" err &&
-	! grep -q "$TEST_TMP" /sys/kernel/tracing/uprobe_events 2>/dev/null
+	! grep -q "$TEST_TMP" "$TRACEFS/uprobe_events" 2>/dev/null
 '
 
 test_expect_success '--cache --del removes the matching entries only' '
@@ -107,8 +78,7 @@ test_expect_success '--cache --del removes the matching entries only' '
 '
 
 test_expect_success '--cache --del of nothing fails with one line' '
-	test_must_fail "$PERF" probe --cache --del "nothing*" 2>err &&
-	test_one_line err
+	test_refuses "$PERF" probe --cache --del "nothing*"
 '
 
 test_expect_success '8 concurrent writers of 10 entries each keep all 80' '
@@ -155,8 +125,8 @@ corrupt() {
 	cp "$f" "$TEST_TMP/bad" &&
 	test_must_fail "$PERF" probe --cache --list >/dev/null 2>err &&
 	grep -q "$f" err &&
-	test_must_fail "$PERF" probe --cache -n -x "$TEST_TMP/app" -a "z=handle" 2>err2 &&
-	test_one_line err2 && grep -q "corrupt" err2 &&
+	test_refuses "$PERF" probe --cache -n -x "$TEST_TMP/app" -a "z=handle" &&
+	grep -q "corrupt" err &&
 	cmp "$f" "$TEST_TMP/bad" &&
 	"$PERF" probe -x "$TEST_TMP/app" -D handle >out 2>err3 &&
 	grep -q "^Warning: not using the corrupt probe cache" err3 &&

@@ -1,23 +1,12 @@
 #!/bin/sh
-# shellcheck disable=SC2016
 test_description='a probe cache writer killed at each of its system calls leaves a whole file'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # t0600 kills writers at random instants; here strace stops one exactly on
 # entering its Nth flock/write/fsync/rename (SIGKILL), before or after the
 # rename that publishes the new file.
-command -v strace >/dev/null 2>&1 || test_skip_all 'strace is not installed'
-strace -qq -o /dev/null -e trace=getpid -e inject=getpid:retval=7 true 2>/dev/null ||
-	test_skip_all 'this strace cannot inject faults'
-
-cat >app.c <<'SRC'
-__attribute__((noinline)) int handle(int x) { return x + 1; }
-int main(int argc, char **argv) { return handle(argc) == 0; }
-SRC
-
-probes_file() {
-	echo "$HOME/.debug$TEST_TMP/app/$("$PERF" buildid-list -i "$TEST_TMP/app")/probes"
-}
+test_have_prereq STRACE_INJECT || test_skip_all 'no strace, or this strace cannot inject faults'
 
 # killed_at SYSCALL WHEN PERF-ARGS...: run perf killed on entering its
 # WHEN-th SYSCALL (if it makes that many).  Status 137 when killed.
@@ -38,7 +27,7 @@ cache_is_whole() {
 	while read -r spec; do
 		grep -qxF "$spec" list || { echo "lost: $spec" >&2; return 1; }
 	done <"$TEST_TMP/keep" &&
-	f=$(probes_file) &&
+	f=$(probes_file "$TEST_TMP/app") &&
 	if grep -qxF "#probe_app:$1=handle" "$f"; then
 		grep -q "^p:probe_app/$1 " "$f"
 	else
@@ -47,7 +36,7 @@ cache_is_whole() {
 }
 
 test_expect_success 'setup: a program and a cache of 3 entries' '
-	build_prog "$TEST_TMP/app" app.c -O1 &&
+	build_workload handle-int "$TEST_TMP/app" -O1 &&
 	for e in e0 e1 e2; do
 		"$PERF" probe --cache -n -q -x "$TEST_TMP/app" -a "$e=handle" || exit 1
 	done &&
@@ -83,6 +72,6 @@ test_expect_success 'a --del killed at any fsync or rename' '
 
 test_expect_success 'the next writer removes what the killed ones left' '
 	"$PERF" probe --cache -n -q -x "$TEST_TMP/app" -a "last=handle" &&
-	! ls "$(dirname "$(probes_file)")" | grep -q "probes.tmp"
+	! ls "$(dirname "$(probes_file "$TEST_TMP/app")")" | grep -q "probes.tmp"
 '
 test_done

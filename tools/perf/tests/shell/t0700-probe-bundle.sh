@@ -1,25 +1,17 @@
 #!/bin/sh
 test_description='probe-cache bundles: export on a build host, import on a farm host'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 G=perftest_bundle
-test_cleanup "remove_probe_group $G"
-
-cat >app.c <<'SRC'
-#include <stdio.h>
-struct req { int len; const char *peer; };
-__attribute__((noinline)) int handle(struct req *r, int seq) { return r->len + seq; }
-int main(void) { struct req r = { 41, "peer-one" }; int s = 0;
-	for (int i = 0; i < 3; i++) s += handle(&r, i);
-	printf("%d\n", s); return 0; }
-SRC
+test_probe_group $G
 
 BUILD="$TEST_TMP/build-home"
 FARM="$TEST_TMP/farm-home"
 
 test_expect_success 'setup: a build host with a -g binary, a farm host with the stripped one' '
 	mkdir -p "$BUILD" "$FARM" build farm &&
-	build_prog build/app app.c -g -O0 &&
+	build_workload req-peer build/app -g -O0 &&
 	strip -g -o farm/app build/app
 '
 
@@ -45,7 +37,7 @@ test_expect_success 'the farm host imports it and places the probe with no debug
 test_expect_success 'a DWARF probe from the bundle fires on the farm host' '
 	grep -q "$G:d=" "$BUILD/.debug$TEST_TMP/build/app"/*/probes 2>/dev/null || {
 		echo "# skip: no DWARF entry in the bundle"; exit 0; }
-	have_root && setup_tracefs || exit 0
+	test_have_prereq ROOT,TRACEFS || exit 0
 	HOME="$FARM" "$PERF" probe -q -x farm/app -a "$G:d=handle r->len r->peer:string" &&
 	echo >"$TRACEFS/trace" && echo 1 >"$TRACEFS/events/$G/d/enable" &&
 	farm/app >/dev/null && echo 0 >"$TRACEFS/events/$G/d/enable" &&
@@ -60,14 +52,11 @@ test_expect_success 'importing the same bundle again adds no duplicates' '
 	test "$(grep -c "^#" "$f")" -eq "$(sort -u "$f" | grep -c "^#")"
 '
 
-# refused NAME: importing NAME fails with one line and changes nothing.
+# refused NAME: importing NAME is refused with one line and changes
+# nothing in the farm cache, the probes file byte for byte.
 refused() {
-	tree_snapshot "$FARM/.debug" >before &&
 	cp "$(ls "$FARM/.debug$TEST_TMP/build/app"/*/probes)" probes.before &&
-	test_must_fail env HOME="$FARM" "$PERF" probe --cache --import "$1" 2>err &&
-	test_one_line err &&
-	tree_snapshot "$FARM/.debug" >after &&
-	test_cmp_file before after &&
+	test_refuses --cache "$FARM/.debug" env HOME="$FARM" "$PERF" probe --cache --import "$1" &&
 	cmp probes.before "$(ls "$FARM/.debug$TEST_TMP/build/app"/*/probes)"
 }
 

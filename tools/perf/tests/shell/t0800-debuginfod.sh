@@ -1,21 +1,9 @@
 #!/bin/sh
 test_description='debuginfo fetched from a real debuginfod server, and kept by the probe cache'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-command -v debuginfod >/dev/null || test_skip_all 'no debuginfod (apt-get install debuginfod)'
-
-cat >app.c <<'SRC'
-#include <stdio.h>
-struct conn { int fd; const char *peer; };
-struct req { int len; struct conn *conn; };
-__attribute__((noinline)) int handle(struct req *r, int seq) { return r->len + seq; }
-int main(void) { struct conn c = { 3, "peer" }; struct req r = { 41, &c };
-	printf("%d\n", handle(&r, 1)); return 0; }
-SRC
-cat >other.c <<'SRC'
-int other(int x) { return x * 7; }
-int main(void) { return other(1) == 0; }
-SRC
+test_have_prereq DEBUGINFOD || test_skip_all 'no debuginfod (apt-get install debuginfod)'
 
 PORT=$((20000 + $$ % 20000))
 URL="http://127.0.0.1:$PORT"
@@ -31,10 +19,10 @@ stop_server() {
 
 test_expect_success 'setup: a -g build, its stripped copy, and a server of its debuginfo' '
 	mkdir -p srv &&
-	build_prog "$TEST_TMP/app.g" app.c -g -O0 &&
+	build_workload conn "$TEST_TMP/app.g" -g -O0 &&
 	objcopy --only-keep-debug app.g srv/app.debug &&
 	strip -g -o app app.g &&
-	build_prog "$TEST_TMP/other" other.c -g -O0 && strip -g other &&
+	build_workload other "$TEST_TMP/other" -g -O0 && strip -g other &&
 	(debuginfod -p "$PORT" -F srv -d "$TEST_TMP/db.sqlite" >server.log 2>&1 & echo $! >server.pid) &&
 	i=0 &&
 	# wait for the first scan; a miss is cached by the client, so drop it
@@ -53,9 +41,8 @@ test_expect_success 'the stripped program resolves through debuginfod to the -g 
 	test_cmp_file expect actual
 '
 
-test_expect_success 'source lines come from debuginfod when the source is not here' '
-	command -v unshare >/dev/null && have_root || { echo "# skip: needs unshare and root"; exit 0; }
-	mkdir -p src && cp app.c src/app.c && rm -f app.c &&
+test_expect_success UNSHARE,ROOT 'source lines come from debuginfod when the source is not here' '
+	mkdir -p src && cp "$WORKLOADS/conn.c" src/app.c &&
 	build_prog "$TEST_TMP/app2.g" "$TEST_TMP/src/app.c" -g -O0 &&
 	objcopy --only-keep-debug app2.g srv/app2.debug && strip -g -o app2 app2.g &&
 	kill -USR1 "$(cat server.pid)" && i=0 &&
@@ -84,22 +71,22 @@ test_expect_success 'after --cache the add works with the server stopped and its
 
 test_expect_success 'an unreachable server gives one clear line, quickly' '
 	start=$(date +%s) &&
-	test_must_fail env DEBUGINFOD_URLS="$URL" timeout 60 "$PERF" probe -q -x "$TEST_TMP/other" -D "other x" 2>err &&
+	test_refuses env DEBUGINFOD_URLS="$URL" timeout 60 "$PERF" probe -q -x "$TEST_TMP/other" -D "other x" &&
 	test $(($(date +%s) - start)) -lt 30 &&
-	test_one_line err && grep -q "debuginfod" err
+	grep -q "debuginfod" err
 '
 
 test_expect_success 'buildid-cache --debuginfod to a stopped server says so in one line' '
 	test_must_fail "$PERF" buildid-cache --debuginfod="$URL" -a other 2>err &&
-	test_one_line err && grep -q "$URL" err &&
+	test_line_count = 1 err && grep -q "$URL" err &&
 	"$PERF" buildid-cache --list | grep -q " $TEST_TMP/other$"
 '
 
 test_expect_success 'a server that has no such build-id gives one clear line' '
 	(debuginfod -p "$PORT" -F srv -d "$TEST_TMP/db.sqlite" >server.log 2>&1 & echo $! >server.pid) &&
 	sleep 1 &&
-	test_must_fail env DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/other" -D "other x" 2>err &&
-	test_one_line err && grep -q "debuginfod" err
+	test_refuses env DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/other" -D "other x" &&
+	grep -q "debuginfod" err
 '
 
 test_expect_success 'buildid-cache --debuginfod keeps the debuginfo for offline use' '

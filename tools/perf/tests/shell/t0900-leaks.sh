@@ -1,26 +1,15 @@
 #!/bin/sh
-# shellcheck disable=SC2016
 test_description='the main commands leak nothing and touch no freed or uninitialised memory (valgrind)'
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-command -v valgrind >/dev/null 2>&1 || test_skip_all 'valgrind is not installed'
+test_have_prereq VALGRIND || test_skip_all 'valgrind is not installed'
 # valgrind cannot run an AddressSanitizer binary; LeakSanitizer checks the
 # same commands in that build.
-[ "${SANITIZE:-}" = 1 ] && test_skip_all 'SANITIZE=1: LeakSanitizer checks leaks in this build'
+test_have_prereq NOT_SANITIZE || test_skip_all 'SANITIZE=1: LeakSanitizer checks leaks in this build'
 
 G=perftest_leak
-live=
-if have_root && setup_tracefs; then
-	live=1
-	test_cleanup "remove_probe_group $G"
-	remove_probe_group $G
-fi
-
-cat >app.c <<'SRC'
-struct req { int len; };
-__attribute__((noinline)) int handle(struct req *r, int seq) { return r->len + seq; }
-int main(int argc, char **argv) { struct req r = { argc }; return handle(&r, 1) == 0; }
-SRC
+test_probe_group $G
 
 # vg CMD...: run our perf under valgrind; fails (status 1) on any leak
 # (definite or indirect) or memory error, or (status 2) when the command
@@ -29,12 +18,12 @@ vg() {
 	valgrind -q --leak-check=full --error-exitcode=99 \
 		--errors-for-leak-kinds=definite,indirect --log-file=vg.log "$PERF" "$@" >out 2>err
 	rc=$?
-	if [ $rc -eq 99 ] || [ -s vg.log ]; then
+	if [ "$rc" -eq 99 ] || [ -s vg.log ]; then
 		echo "valgrind: perf $* (status $rc):" >&2
 		cat vg.log >&2
 		return 1
 	fi
-	[ $rc -eq 0 ] && return 0
+	[ "$rc" -eq 0 ] && return 0
 	echo "perf $* failed ($rc):" >&2
 	cat err >&2
 	return 2
@@ -46,7 +35,7 @@ vg_refused() {
 }
 
 test_expect_success 'setup: a -g build and a stripped copy' '
-	build_prog "$TEST_TMP/app" app.c -g -O0 &&
+	build_workload req-len "$TEST_TMP/app" -g -O0 &&
 	cp "$TEST_TMP/app" "$TEST_TMP/app.debug" &&
 	strip -g "$TEST_TMP/app"
 '
@@ -76,14 +65,10 @@ test_expect_success 'probe --cache -a, --list, --del' '
 	vg probe --cache --del "$G:c*" &&
 	vg probe --cache --list && ! grep -q "handle x=%di:s32" out
 '
-if [ -n "$live" ]; then
-	test_expect_success 'probe -x BIN -a, -l, -d on live tracefs' '
-		vg probe -q -x "$TEST_TMP/app" -a "$G:a=handle %di:s32" -a "$G:r=handle%return \$retval" &&
-		vg probe -l "$G:*" && grep -q "$G:a" out &&
-		vg probe -q -d "$G:*" &&
-		! grep -q "$G/" "$TRACEFS/uprobe_events"
-	'
-else
-	test_skip 'probe -x BIN -a, -l, -d on live tracefs' 'needs root and a writable tracefs'
-fi
+test_expect_success ROOT,TRACEFS 'probe -x BIN -a, -l, -d on live tracefs' '
+	vg probe -q -x "$TEST_TMP/app" -a "$G:a=handle %di:s32" -a "$G:r=handle%return \$retval" &&
+	vg probe -l "$G:*" && grep -q "$G:a" out &&
+	vg probe -q -d "$G:*" &&
+	! grep -q "$G/" "$TRACEFS/uprobe_events"
+'
 test_done

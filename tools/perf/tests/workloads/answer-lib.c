@@ -1,0 +1,4 @@
+int lib_answer(void)
+{
+	return 42;
+}

@@ -1,0 +1,2 @@
+int work(int a) { return a + 1; }
+int main(void) { return work(0); }
