@@ -108,6 +108,17 @@ static int check_kprobe_blacklist(const struct probe_trace_event *tev)
 	return e ? -EPERM : 0;
 }
 
+/* A trace point from a place of the symbol table, its strings copied. */
+static void point_from_place(struct probe_trace_point *tp, const struct symbol_elf_place *pl)
+{
+	tp->module = pl->module ? xstrdup(pl->module) : NULL;
+	tp->realname = pl->realname ? xstrdup(pl->realname) : NULL;
+	tp->symbol = pl->symbol ? xstrdup(pl->symbol) : NULL;
+	tp->address = pl->address;
+	tp->offset = pl->offset;
+	tp->retprobe = pl->retprobe;
+}
+
 /* Resolve @pev through the symbol table into *@tevs; returns their count. */
 static int find_probe_trace_events_from_symbols(const struct perf_probe_event *pev,
 						struct probe_target *t,
@@ -115,6 +126,7 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 {
 	const struct perf_probe_point *pp = &pev->point;
 	const struct elf_symbol **syms = NULL;
+	struct symbol_elf_place pl;
 	struct probe_trace_event *tevs;
 	int nsyms, ret = 0;
 
@@ -127,8 +139,9 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 			return -EINVAL;
 		}
 		tevs = xzalloc(sizeof(*tevs));
-		ret = symbol_elf__uprobe_point_abs(t->syms, pp->abs_address, pp->retprobe,
-						   &tevs->point);
+		ret = symbol_elf__uprobe_place_abs(t->syms, pp->abs_address, pp->retprobe, &pl);
+		if (!ret)
+			point_from_place(&tevs->point, &pl);
 		if (ret) {
 			pr_err("Error: address 0x%" PRIx64 " is not in a loaded segment of %s\n",
 			       pp->abs_address, t->path);
@@ -161,11 +174,13 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 	tevs = xzalloc(sizeof(*tevs) * nsyms);
 	for (int i = 0; i < nsyms && !ret; i++) {
 		if (t->uprobes)
-			ret = symbol_elf__uprobe_point(t->syms, syms[i], pp->offset, pp->retprobe,
-						       &tevs[i].point);
+			ret = symbol_elf__uprobe_place(t->syms, syms[i], pp->offset, pp->retprobe,
+						       &pl);
 		else
-			ret = symbol_elf__kprobe_point(t->syms, syms[i], pp->offset, pp->retprobe,
-						       &tevs[i].point);
+			ret = symbol_elf__kprobe_place(t->syms, syms[i], pp->offset, pp->retprobe,
+						       &pl);
+		if (!ret)
+			point_from_place(&tevs[i].point, &pl);
 		if (ret == -ERANGE)
 			pr_err("Error: Offset %lu is bigger than the size of %s\n", pp->offset,
 			       syms[i]->name);

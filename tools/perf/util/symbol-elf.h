@@ -192,21 +192,6 @@ int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbo
 			     uint64_t offs, bool retprobe, struct symbol_elf_place *pl);
 
 /*
- * The same three as probe_trace_points, for probe-event and the tools
- * built on this API: @tp (zeroed by the caller) gets the place's values,
- * its strings as new copies (clear_probe_trace_event() frees them).  They
- * live in symbol-elf-point.c, the one file of this module that knows the
- * probe types; symbol-elf.c itself knows only places.  Errors as above.
- */
-struct probe_trace_point;
-int symbol_elf__uprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
-			     uint64_t offs, bool retprobe, struct probe_trace_point *tp);
-int symbol_elf__uprobe_point_abs(const struct symbol_elf *se, uint64_t vaddr, bool retprobe,
-				 struct probe_trace_point *tp);
-int symbol_elf__kprobe_point(const struct symbol_elf *se, const struct elf_symbol *sym,
-			     uint64_t offs, bool retprobe, struct probe_trace_point *tp);
-
-/*
  * The names `perf probe -F` prints: every symbol passing @filter (NULL:
  * all; perf's default is STRFILTER_DEFAULT_FUNCS), sorted by strcmp, one
  * line per symbol: a name defined at several addresses is listed once for
