@@ -200,7 +200,7 @@ test_expect_success() {
 		echo "ok $test_count - $1 # skip missing $test_missing_prereq"
 		return 0
 	fi
-	if (_test_run_body "$2") >"$TEST_TMP/.case.log" 2>&1; then
+	if (_test_run_body "$2") >"$TEST_TMP/.case.log" 2>&1 9>&- 8>&- 7>&- 6>&- 5>&-; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
@@ -470,11 +470,31 @@ remove_probe_group() {
 	return 0
 }
 
+# Claims of groups are held with flock(1) on a file per group, so that two
+# runs of one script (two checkouts on one machine) take turns instead of
+# deleting each other's events.  The locks live in a directory of our own,
+# and the descriptors (9 down to 5) are closed in the cases' commands, so a
+# process a case leaves behind does not keep a group claimed.
+_test_lock_fd=9
+_test_lock_dir=${TMPDIR:-/tmp}/perf-test-groups-$(id -u)
+
+_test_lock_group() {
+	command -v flock >/dev/null 2>&1 || return 0
+	[ "$_test_lock_fd" -ge 5 ] || { echo "test_probe_group: too many groups" >&2; return 1; }
+	mkdir -m 700 "$_test_lock_dir" 2>/dev/null
+	# Another user's directory, or a link in its place: no locking.
+	[ -d "$_test_lock_dir" ] && [ ! -L "$_test_lock_dir" ] && [ -O "$_test_lock_dir" ] || return 0
+	eval "exec $_test_lock_fd>>\"\$_test_lock_dir/\$1\""
+	flock -w 900 "$_test_lock_fd" || { echo "test_probe_group: $1 is still claimed" >&2; return 1; }
+	_test_lock_fd=$((_test_lock_fd - 1))
+}
+
 # test_probe_group GROUP: this script owns GROUP: its events are removed
 # now and when the script ends, and test_refuses --tracefs watches them.
-# Other groups are never touched.
+# Other groups are never touched.  Another run claiming GROUP is waited for.
 test_probe_group() {
 	_test_groups="$_test_groups $1"
+	_test_lock_group "$1" || exit 1
 	test_cleanup "remove_probe_group $1"
 	if test_have_prereq TRACEFS; then
 		remove_probe_group "$1" 2>/dev/null
