@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/arch-regs.h"
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/debuginfod.h"
@@ -161,16 +162,10 @@ void debuginfo__set_source_dir(struct debuginfo *dbg, const char *dir)
 
 /* ---- small DWARF helpers ---------------------------------------------- */
 
-static const char *x86_64_regs[] = {
-	"%ax", "%dx", "%cx",  "%bx",  "%si",  "%di",  "%bp",  "%sp",
-	"%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15",
-};
-
+/* The fetcharg of DWARF register @reg ("%ax"), from the one table. */
 static const char *dwarf_regname(unsigned int reg)
 {
-	if (reg < ARRAY_SIZE(x86_64_regs))
-		return x86_64_regs[reg];
-	return NULL;
+	return arch_regs__dwarf_fetcharg("x86_64", reg);
 }
 
 static int die_name_match(Dwarf_Die *die, const char *pattern)
