@@ -18,6 +18,7 @@
 #include "util/debug.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
+#include "util/debuginfo.h"
 #include "util/probe-finder.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"

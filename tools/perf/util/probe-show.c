@@ -13,6 +13,8 @@
 #include "util/debug.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
+#include "util/debuginfo.h"
+#include "util/probe-finder-show.h"
 #include "util/probe-finder.h"
 #include "util/probe-show.h"
 #include "util/probe-target.h"

@@ -15,7 +15,7 @@
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/probe-file.h"
-#include "util/probe-finder.h"
+#include "util/debuginfo.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"

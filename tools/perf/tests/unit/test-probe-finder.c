@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "util/probe-spec.h"
+#include "util/debuginfo.h"
+#include "util/probe-finder-show.h"
 #include "util/probe-finder.h"
 #include "unit-test.h"
 
