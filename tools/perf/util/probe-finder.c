@@ -25,7 +25,13 @@
 #include "util/probe-spec.h"
 #include "util/strbuf.h"
 #include "util/util.h"
+/* ---- places ----------------------------------------------------------- */
 
+/*
+ * Add the place @addr in @func (a subprogram or an inlined instance) of
+ * @cu, once per address; the subprogram really holding it gives the frame
+ * base.  @name is copied.
+ */
 static void place_list__add(struct place_list *pl, Dwarf_Addr addr, Dwarf_Die *cu, Dwarf_Die *func,
 			    const char *name)
 {
@@ -64,6 +70,9 @@ int probe_place__scopes(struct probe_place *place, Dwarf_Die **out)
 	return nr;
 }
 
+/* ---- functions --------------------------------------------------------- */
+
+/* Add @die of @cu, once per DIE. */
 static void func_list__add(struct func_list *fl, Dwarf_Die *die, Dwarf_Die *cu)
 {
 	for (int i = 0; i < fl->nr; i++)
@@ -88,6 +97,7 @@ static int cmp_die_offset(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Sort by DIE offset, each DIE with its CU. */
 static void func_list__sort(struct func_list *fl)
 {
 	if (fl->nr) /* qsort() takes no NULL array, even empty */
