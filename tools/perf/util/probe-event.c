@@ -14,16 +14,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/build-id.h"
 #include "util/debug.h"
-#include "util/probe-event.h"
+#include "util/debuginfo.h"
 #include "util/probe-cache.h"
+#include "util/probe-event.h"
 #include "util/probe-file.h"
-#include "util/tracefs.h"
 #include "util/probe-finder.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"
+#include "util/tracefs.h"
 #include "util/util.h"
 
 /* The default group: "probe_<basename up to the first non-identifier>". */

@@ -3,44 +3,27 @@
 #define PERF_UTIL_PROBE_FINDER_H
 
 /*
- * The DWARF probe finder: source-level probe points and variables of one
- * ELF file through libdw/libdwfl.  It knows nothing of tracefs or of the
- * probe cache: it turns a perf_probe_event into trace events holding
- * virtual addresses (point.address) and fetchargs; probe-event.c turns the
- * addresses into file offsets and names the events.
+ * The DWARF probe finder: the places (addresses in functions) a
+ * perf_probe_event names in one ELF file, and the fetchargs of its
+ * arguments there.
+ *
+ * Rules: it owns finding functions, lines and lazy patterns, the prologue
+ * skip and the conversion of arguments; it turns a perf_probe_event into
+ * trace events holding virtual addresses (point.address) and fetchargs.
+ * It knows nothing of tracefs, the probe cache or event names: it calls
+ * debuginfo (the open DWARF), dwarf-aux (libdw helpers), dwarf-fetcharg
+ * (one variable into one fetcharg) and probe-spec (the types).  The DWARF
+ * views (probe-finder-show.h) call it for the places; probe-event.c for
+ * the trace events.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <elfutils/libdw.h>
 
+struct debuginfo;
 struct perf_probe_event;
 struct probe_trace_event;
-struct strfilter;
-
-/* The open debuginfo of one file. */
-struct debuginfo;
-
-/*
- * Open the DWARF of the ELF file @path: in the file itself, through
- * .gnu_debuglink or /usr/lib/debug/.build-id (libdwfl's standard search).
- * 0 and a new *@out, -ENOENT (no file), -ENODATA (no DWARF found) or
- * -EBADMSG (DWARF that libdw can not read).  Nothing is printed.
- */
-int debuginfo__new(const char *path, struct debuginfo **out);
-void debuginfo__delete(struct debuginfo *dbg);
-
-/*
- * The same, with @debug_file (e.g. the `debug` of a build-id cache entry)
- * as the DWARF of @path when @path has none of its own; the code, the
- * symbols and the CFI still come from @path.
- */
-int debuginfo__new_with(const char *path, const char *debug_file, struct debuginfo **out);
-
-/*
- * -s DIR: read source files (lazy patterns, -L) under @dir: DIR/PATH, or
- * DIR with leading components of PATH dropped.  NULL: as DWARF names them.
- */
-void debuginfo__set_source_dir(struct debuginfo *dbg, const char *dir);
 
 /* How to resolve: the settings of one command. */
 struct probe_finder_opts {
@@ -66,30 +49,68 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 				 const struct probe_finder_opts *opts,
 				 struct probe_trace_event **tevs);
 
-/*
- * -V: print the variables available at each place of @pev as perf does;
- * with @externs the globals too, with @range where each one lives.
- * 0 or -errno after a message.
- */
-int debuginfo__show_vars(struct debuginfo *dbg, const struct perf_probe_event *pev,
-			 const struct probe_finder_opts *opts, bool externs, bool range,
-			 const struct strfilter *filter);
+/* ---- places, for the DWARF views ---- */
+
+/* One place found: an address in a function (or an inlined instance). */
+struct probe_place {
+	Dwarf_Addr addr;
+	Dwarf_Die cu;
+	Dwarf_Die func; /* the subprogram or inlined_subroutine probed */
+	Dwarf_Die real; /* the subprogram holding addr (frame base) */
+	char *name;	/* the function's name */
+};
+
+/* The places of a spec, each address once, in the order found. */
+struct place_list {
+	struct probe_place *p;
+	int nr, alloc;
+};
 
 /*
- * -L: print the source lines of @func (or of @file) between @start and
- * @end (absolute when @func is NULL; relative to the function's line
- * otherwise; @end -1 for the end of the function or file), numbering the
- * lines that have code.  0 or -errno after a message.
+ * The places of @pev's point into @pl (empty on entry): the one search
+ * both adding a probe and -V use.  The prologue is skipped when an
+ * argument needs DWARF (a notice once).  0, or -errno after one message
+ * (-ENOENT without one when nothing is found and opts->quiet_missing).
+ * The caller clears @pl either way.
  */
-int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *file, int start,
-			  int end);
+int probe_finder__places(struct debuginfo *dbg, const struct perf_probe_event *pev,
+			 const struct probe_finder_opts *opts, struct place_list *pl);
+
+/* Free what @pl holds and empty it. */
+void place_list__clear(struct place_list *pl);
 
 /*
- * The source place of virtual address @addr as perf -l names a DWARF
- * event: "FUNC:RLN@FILE" (RLN relative to the function's declaration),
- * "FUNC@FILE" at the function's entry.  A new string, or NULL when the
- * DWARF does not cover @addr.
+ * The scopes whose variables perf sees at @place, innermost first: the
+ * blocks and the code inlined into the probed function holding the
+ * address, the function, then the CU.  Followed down from the function
+ * itself: gcc may leave an inlined instance outside the ranges of the one
+ * that called it, so a walk down from the CU can miss it.  Returns the
+ * count; *@out is a new array.
  */
-char *debuginfo__probe_point_name(struct debuginfo *dbg, uint64_t addr);
+int probe_place__scopes(struct probe_place *place, Dwarf_Die **out);
+
+/* A candidate function of a spec: a subprogram or an inlined instance. */
+struct func_item {
+	Dwarf_Die die;
+	Dwarf_Die cu;
+};
+
+/* The candidate functions of a spec, each DIE once. */
+struct func_list {
+	struct func_item *f;
+	int nr, alloc;
+};
+
+/*
+ * The functions named @pattern (a name or a glob), declared in @file
+ * (NULL: any), with their inlined instances unless @no_inlines, into @fl
+ * (empty on entry) in DIE order.  The symbol table and aranges find the
+ * named ones; names it does not know are looked for in every CU.
+ */
+void probe_finder__find_functions(struct debuginfo *dbg, const char *pattern, const char *file,
+				  bool no_inlines, struct func_list *fl);
+
+/* Free what @fl holds and empty it. */
+void func_list__clear(struct func_list *fl);
 
 #endif

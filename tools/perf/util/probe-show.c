@@ -11,15 +11,17 @@
 #include <string.h>
 
 #include "util/debug.h"
+#include "util/debuginfo.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
-#include "util/tracefs.h"
+#include "util/probe-finder-show.h"
 #include "util/probe-finder.h"
 #include "util/probe-show.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
+#include "util/tracefs.h"
 #include "util/util.h"
 
 /* What -l loads once for the events of one file. */

@@ -14,8 +14,8 @@
 
 #include "util/build-id.h"
 #include "util/debug.h"
+#include "util/debuginfo.h"
 #include "util/probe-cache.h"
-#include "util/probe-finder.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"

@@ -4,46 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/arch-regs.h"
 #include "util/debug.h"
 #include "util/sdt-arg.h"
 #include "util/sdt-note.h"
 #include "util/util.h"
-
-/*
- * The assembler's register names and the kernel's pt_regs names.  A name
- * is looked up as a prefix of these, the first match winning, so the
- * order matters: "es" finds "esi", "r1" finds "r10", as perf finds them.
- */
-static const struct sdt_reg {
-	const char *asm_name;
-	const char *kernel_name;
-} sdt_regs[] = {
-	{ "rax", "ax" },  { "eax", "ax" },   { "ax", "ax" },	{ "al", "ax" },
-	{ "ah", "ax" },	  { "rbx", "bx" },   { "ebx", "bx" },	{ "bx", "bx" },
-	{ "bl", "bx" },	  { "bh", "bx" },    { "rcx", "cx" },	{ "ecx", "cx" },
-	{ "cx", "cx" },	  { "cl", "cx" },    { "ch", "cx" },	{ "rdx", "dx" },
-	{ "edx", "dx" },  { "dx", "dx" },    { "dl", "dx" },	{ "dh", "dx" },
-	{ "rsi", "si" },  { "esi", "si" },   { "si", "si" },	{ "sil", "si" },
-	{ "rdi", "di" },  { "edi", "di" },   { "di", "di" },	{ "dil", "di" },
-	{ "rbp", "bp" },  { "ebp", "bp" },   { "bp", "bp" },	{ "bpl", "bp" },
-	{ "rsp", "sp" },  { "esp", "sp" },   { "sp", "sp" },	{ "spl", "sp" },
-	{ "r8", "r8" },	  { "r8d", "r8" },   { "r8w", "r8" },	{ "r8b", "r8" },
-	{ "r9", "r9" },	  { "r9d", "r9" },   { "r9w", "r9" },	{ "r9b", "r9" },
-	{ "r10", "r10" }, { "r10d", "r10" }, { "r10w", "r10" }, { "r10b", "r10" },
-	{ "r11", "r11" }, { "r11d", "r11" }, { "r11w", "r11" }, { "r11b", "r11" },
-	{ "r12", "r12" }, { "r12d", "r12" }, { "r12w", "r12" }, { "r12b", "r12" },
-	{ "r13", "r13" }, { "r13d", "r13" }, { "r13w", "r13" }, { "r13b", "r13" },
-	{ "r14", "r14" }, { "r14d", "r14" }, { "r14w", "r14" }, { "r14b", "r14" },
-	{ "r15", "r15" }, { "r15d", "r15" }, { "r15w", "r15" }, { "r15b", "r15" },
-};
-
-static const char *kernel_reg_name(const char *name, size_t len)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(sdt_regs); i++)
-		if (!strncmp(sdt_regs[i].asm_name, name, len))
-			return sdt_regs[i].kernel_name;
-	return NULL;
-}
 
 static bool is_lower(char c)
 {
@@ -130,7 +95,8 @@ static int convert_operand(const char *op, struct strbuf *out)
 		strbuf_add(out, digits, digits_len);
 	}
 	strbuf_addch(out, '%');
-	kreg = kernel_reg_name(reg, reg_len);
+	/* x86 operands: the x86-64 names, whatever the host. */
+	kreg = arch_regs__from_asm("x86_64", reg, reg_len);
 	if (kreg)
 		strbuf_addstr(out, kreg);
 	else

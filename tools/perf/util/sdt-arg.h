@@ -6,6 +6,11 @@
  * SDT marker arguments (x86 assembler operands with a size, "-4@%edi",
  * "8@-16(%rbp)") into uprobe fetchargs ("%di:s32", "-16(%bp):u64"),
  * written exactly as perf 6.1 writes them in the probe cache.
+ *
+ * Rules: it owns the operand grammar and the fetcharg spelling; register
+ * names come from arch-regs (the x86-64 table, whatever the host).  It
+ * calls arch-regs, strbuf and sdt-note (the decoded note); probe-file
+ * calls it.
  */
 
 #include "util/strbuf.h"
@@ -20,12 +25,13 @@ struct sdt_note;
  *
  *	[+|-][DIGITS][(]%REG[)]		REG: [a-z][a-z0-9]{1,4}
  *
- * where REG is renamed to the kernel's 64-bit name (eax, ax, al, ah ->
- * ax; r8d, r8w, r8b -> r8 ...; a name the table lacks is kept), and a
- * memory operand is written with an explicit sign ("(%rax)" ->
- * "+0(%ax)").  Other forms (constants "$5", rip-relative "foo(%rip)",
- * hexadecimal displacements, "(%rax,%rbx,8)", symbols) cannot be fetched
- * by a uprobe: they are skipped.
+ * where REG is renamed to the kernel's 64-bit name by
+ * arch_regs__from_asm() (eax, ax, al, ah -> ax; r8d, r8w, r8b -> r8 ...;
+ * a name the table lacks is kept), and a memory operand is written with
+ * an explicit sign ("(%rax)" -> "+0(%ax)").  Other forms (constants
+ * "$5", rip-relative "foo(%rip)", hexadecimal displacements,
+ * "(%rax,%rbx,8)", symbols) cannot be fetched by a uprobe: they are
+ * skipped.
  *
  * Returns 1 with the fetcharg ("%di:s32", without a name) appended to
  * @out, 0 when @arg is skipped (nothing appended), or -EINVAL for a size

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "util/probe-spec.h"
+#include "util/debuginfo.h"
+#include "util/probe-finder-show.h"
 #include "util/probe-finder.h"
 #include "unit-test.h"
 
@@ -65,6 +67,24 @@ static void test_missing_and_non_elf_files_have_no_debuginfo(void)
 	CHECK_INT(debuginfo__new("/nonexistent/file", &dbg), ==, -ENOENT);
 	CHECK_INT(debuginfo__new("/etc/hostname", &dbg), ==, -ENODATA);
 	CHECK(dbg == NULL);
+}
+
+static void test_a_preferred_debug_file_serves_only_its_debuginfo(void)
+{
+	struct debuginfo *dbg = NULL, *with = NULL;
+
+	/* A file without DWARF (unless its debuginfo is installed here)... */
+	if (!debuginfo__new("/bin/true", &dbg)) {
+		debuginfo__delete(dbg);
+		return;
+	}
+	/* ...takes this program's as its debug file... */
+	CHECK_INT(debuginfo__new_with("/bin/true", "/proc/self/exe", &with), ==, 0);
+	CHECK(with && debuginfo__dwarf(with) != NULL);
+	/* ...held by that debuginfo alone: the next open searches as usual. */
+	CHECK_INT(debuginfo__new("/bin/true", &dbg), ==, -ENODATA);
+	CHECK_INT(debuginfo__new_with("/bin/true", "/nonexistent", &dbg), ==, -ENODATA);
+	debuginfo__delete(with);
 }
 
 static void test_a_function_resolves_to_its_entry_with_arguments(void)
@@ -153,6 +173,7 @@ out:
 }
 
 TESTS(TEST(test_missing_and_non_elf_files_have_no_debuginfo),
+      TEST(test_a_preferred_debug_file_serves_only_its_debuginfo),
       TEST(test_a_function_resolves_to_its_entry_with_arguments),
       TEST(test_a_return_probe_passes_retval), TEST(test_bad_arguments_fail_with_errno),
       TEST(test_max_probes_bounds_a_glob), TEST(test_an_address_names_its_source_place));

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The DWARF of one ELF file through libdwfl (see debuginfo.h). */
+#include <dwarf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/build-id.h"
+#include "util/debuginfo.h"
+#include "util/debuginfod.h"
+#include "util/util.h"
+
+struct debuginfo {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	char *path;
+	char *source_dir; /* -s: where the sources are */
+	char *debug_file; /* the preferred debuginfo file, the module's userdata */
+};
+
+/*
+ * libdwfl's search, after the module's preferred debuginfo file: its
+ * userdata slot holds the debug_file of debuginfo__new_with() (or NULL).
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const char *preferred = userdata ? *userdata : NULL;
+
+	if (preferred) {
+		int fd = open(preferred, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			*debuginfo_file_name = xstrdup(preferred);
+			return fd;
+		}
+	}
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static bool has_debug_info(Dwfl_Module *mod)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (name && !strcmp(name, ".debug_info") && shdr.sh_type != SHT_NOBITS)
+			return true;
+	}
+	return false;
+}
+
+/* Open @path, its DWARF taken from @debug_file first when not NULL. */
+static int debuginfo_open(const char *path, const char *debug_file, struct debuginfo **out)
+{
+	struct debuginfo *dbg;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	dbg = xzalloc(sizeof(*dbg));
+	dbg->dwfl = dwfl_begin(&offline_callbacks);
+	if (!dbg->dwfl)
+		goto nodata;
+	dwfl_report_begin(dbg->dwfl);
+	/* dwfl_report_offline takes the descriptor. */
+	dbg->mod = dwfl_report_offline(dbg->dwfl, "", path, fd);
+	fd = -1;
+	if (dbg->mod && debug_file) {
+		void **userdata = NULL;
+
+		/* Before the DWARF is first asked for: find_debuginfo reads it. */
+		dbg->debug_file = xstrdup(debug_file);
+		dwfl_module_info(dbg->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		if (userdata)
+			*userdata = dbg->debug_file;
+	}
+	if (!dbg->mod || dwfl_report_end(dbg->dwfl, NULL, NULL))
+		goto nodata;
+	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
+	if (!dbg->dw) {
+		/* A .debug_info that is there but unreadable is not "no DWARF". */
+		int err = has_debug_info(dbg->mod) ? -EBADMSG : -ENODATA;
+
+		debuginfo__delete(dbg);
+		return err;
+	}
+	{
+		/* A unit header libdw can not read: the .debug_info is corrupt. */
+		Dwarf_Off next;
+		size_t hsize;
+		Dwarf_Die cu;
+
+		if (dwarf_nextcu(dbg->dw, 0, &next, &hsize, NULL, NULL, NULL) != 0 ||
+		    !dwarf_offdie(dbg->dw, hsize, &cu)) {
+			debuginfo__delete(dbg);
+			return -EBADMSG;
+		}
+	}
+	dbg->path = xstrdup(path);
+	*out = dbg;
+	return 0;
+nodata:
+	if (fd >= 0)
+		close(fd);
+	debuginfo__delete(dbg);
+	return -ENODATA;
+}
+
+int debuginfo__new(const char *path, struct debuginfo **out)
+{
+	return debuginfo_open(path, NULL, out);
+}
+
+int debuginfo__new_with(const char *path, const char *debug_file, struct debuginfo **out)
+{
+	return debuginfo_open(path, debug_file, out);
+}
+
+void debuginfo__delete(struct debuginfo *dbg)
+{
+	if (!dbg)
+		return;
+	if (dbg->dwfl)
+		dwfl_end(dbg->dwfl);
+	free(dbg->path);
+	free(dbg->source_dir);
+	free(dbg->debug_file);
+	free(dbg);
+}
+
+void debuginfo__set_source_dir(struct debuginfo *dbg, const char *dir)
+{
+	free(dbg->source_dir);
+	dbg->source_dir = dir ? xstrdup(dir) : NULL;
+}
+
+Dwarf *debuginfo__dwarf(struct debuginfo *dbg)
+{
+	return dbg->dw;
+}
+
+Dwfl_Module *debuginfo__module(struct debuginfo *dbg)
+{
+	return dbg->mod;
+}
+
+char *debuginfo__source_path(struct debuginfo *dbg, Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Attribute attr;
+	const char *dir = NULL, *p;
+	char *full;
+
+	if (!file)
+		return NULL;
+	if (file[0] != '/' && dwarf_attr(cu, DW_AT_comp_dir, &attr))
+		dir = dwarf_formstring(&attr);
+	full = dir ? path_join(dir, file) : xstrdup(file);
+	for (p = full; dbg->source_dir && p && *p; p = strchr(p + 1, '/')) {
+		char *try = path_join(dbg->source_dir, p[0] == '/' ? p + 1 : p);
+
+		if (!access(try, R_OK)) {
+			free(full);
+			return try;
+		}
+		free(try);
+	}
+	if (access(full, R_OK) < 0) {
+		/* Not here: the debuginfod servers may have it, by build-id. */
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		struct build_id bid;
+		char *fetched = NULL;
+		int n = dwfl_module_build_id(dbg->mod, &bits, &vaddr);
+
+		if (n > 0 && n <= BUILD_ID_SIZE) {
+			memcpy(bid.data, bits, n);
+			bid.size = n;
+			if (!debuginfod__find_source(&bid, NULL, full, &fetched)) {
+				free(full);
+				return fetched;
+			}
+		}
+	}
+	return full;
+}

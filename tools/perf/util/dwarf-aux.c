@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Generic libdw helpers (see dwarf-aux.h). */
+#include <dwarf.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/arch-regs.h"
+#include "util/dwarf-aux.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+const char *dwarf_reg_name(unsigned int num)
+{
+	return arch_regs__dwarf_fetcharg(NULL, num);
+}
+
+int die_name_match(Dwarf_Die *die, const char *pattern)
+{
+	const char *name = dwarf_diename(die);
+
+	if (!name)
+		return 0;
+	if (strpbrk(pattern, "*?["))
+		return !fnmatch(pattern, name, 0);
+	return !strcmp(pattern, name);
+}
+
+bool die_get_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *val)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, at, &attr) && !dwarf_formudata(&attr, val);
+}
+
+bool die_get_real_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die tmp;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &tmp))
+		return false;
+	return dwarf_peel_type(&tmp, type) == 0;
+}
+
+bool die_cu_is_unoptimized(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *producer, *p;
+
+	if (!dwarf_attr(cu, DW_AT_producer, &attr))
+		return false;
+	producer = dwarf_formstring(&attr);
+	if (!producer)
+		return false;
+	for (p = strstr(producer, " -O"); p; p = strstr(p + 1, " -O")) {
+		if (p[3] != '0')
+			return false;
+	}
+	return true;
+}
+
+/* Append to *@chain the scopes below @parent holding @addr, outermost first. */
+static void scopes_below(Dwarf_Die *parent, Dwarf_Addr addr, Dwarf_Die **chain, int *nr, int *alloc)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_namespace) {
+			/* Kept only when something inside holds the address. */
+			int before = *nr;
+
+			ALLOC_GROW(*chain, *nr + 1, *alloc);
+			(*chain)[(*nr)++] = child;
+			scopes_below(&child, addr, chain, nr, alloc);
+			if (*nr > before + 1)
+				return;
+			*nr = before;
+			continue;
+		}
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		     tag == DW_TAG_lexical_block) &&
+		    dwarf_haspc(&child, addr) > 0) {
+			ALLOC_GROW(*chain, *nr + 1, *alloc);
+			(*chain)[(*nr)++] = child;
+			scopes_below(&child, addr, chain, nr, alloc);
+			return;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+int die_scopes(Dwarf_Die *from, Dwarf_Addr addr, Dwarf_Die **out)
+{
+	Dwarf_Die *chain = NULL;
+	int nr = 0, alloc = 0;
+
+	ALLOC_GROW(chain, 1, alloc);
+	chain[nr++] = *from;
+	scopes_below(from, addr, &chain, &nr, &alloc);
+	/* Innermost first. */
+	for (int i = 0; i < nr / 2; i++) {
+		Dwarf_Die tmp = chain[i];
+
+		chain[i] = chain[nr - 1 - i];
+		chain[nr - 1 - i] = tmp;
+	}
+	*out = chain;
+	return nr;
+}
+
+bool die_find_subprogram_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = die_scopes(cu, addr, &scopes);
+	bool found = false;
+
+	for (int i = 0; i < n && !found; i++) {
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			*func = scopes[i];
+			found = true;
+		}
+	}
+	free(scopes);
+	return found;
+}
+
+Dwarf_Off die_origin_offset(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin;
+
+	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
+		return dwarf_dieoffset(&origin);
+	return dwarf_dieoffset(die);
+}
+
+bool source_file_matches(const char *path, const char *want)
+{
+	size_t lp, lw;
+
+	if (!path || !want)
+		return false;
+	lp = strlen(path);
+	lw = strlen(want);
+	if (lw > lp || strcmp(path + lp - lw, want))
+		return false;
+	return lp == lw || path[lp - lw - 1] == '/';
+}
+
+bool die_in_file(Dwarf_Die *die, const char *file)
+{
+	return !file || source_file_matches(dwarf_decl_file(die), file);
+}
+
+int die_for_each_cu(Dwarf *dw, int (*fn)(Dwarf_Die *cu, void *arg), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int ret = 0;
+
+	while (!ret && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dw, off + hsize, &cu))
+			ret = fn(&cu, arg);
+		off = next;
+	}
+	return ret;
+}
+
+struct cu_file_walk {
+	const char *file;
+	bool all; /* the second pass: every CU, not only those named so */
+	int found;
+	int (*fn)(Dwarf_Die *cu, const char *path, void *arg);
+	void *arg;
+};
+
+static int cu_file_walk_one(Dwarf_Die *cu, void *arg)
+{
+	struct cu_file_walk *w = arg;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	if ((!w->all && !source_file_matches(dwarf_diename(cu), w->file)) ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles))
+		return 0;
+	for (size_t i = 1; i < nfiles; i++) {
+		const char *p = dwarf_filesrc(files, i, NULL, NULL);
+
+		if (source_file_matches(p, w->file)) {
+			w->found++;
+			return w->fn(cu, p, w->arg);
+		}
+	}
+	return 0;
+}
+
+/*
+ * A source file is first looked for as the name of a CU: reading every
+ * CU's line table is what costs, and a .c file is mostly its own CU.
+ * Headers (and .c files no CU is named after) take the walk over all.
+ */
+int die_for_each_cu_with_file(Dwarf *dw, const char *file,
+			      int (*fn)(Dwarf_Die *cu, const char *path, void *arg), void *arg)
+{
+	struct cu_file_walk w = { .file = file, .fn = fn, .arg = arg };
+	int ret = 0;
+
+	for (int pass = 0; pass < 2 && !ret && !w.found; pass++) {
+		w.all = pass;
+		ret = die_for_each_cu(dw, cu_file_walk_one, &w);
+	}
+	return ret ? ret : w.found;
+}
+
+Dwarf_Die *die_cu_of_addr(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
+{
+	Elf *elf = dwarf_getelf(dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	Elf_Data *data = NULL;
+
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr shdr;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS)
+				continue;
+			name = elf_strptr(elf, shstrndx, shdr.sh_name);
+			if (name && !strcmp(name, ".debug_aranges")) {
+				data = elf_getdata(scn, NULL);
+				break;
+			}
+		}
+	}
+	for (size_t pos = 0; data && data->d_buf && pos + 16 <= data->d_size;) {
+		const unsigned char *p = (const unsigned char *)data->d_buf + pos;
+		uint64_t len, cu_off;
+		size_t hdr, off_size = 4, tuple;
+		unsigned int asize;
+
+		len = p[0] | p[1] << 8 | p[2] << 16 | (uint64_t)p[3] << 24;
+		hdr = 4;
+		if (len == 0xffffffff) {
+			if (pos + 24 > data->d_size)
+				break;
+			memcpy(&len, p + 4, 8);
+			hdr = 12;
+			off_size = 8;
+		}
+		if (len > data->d_size - pos - hdr || len < 2 + off_size + 2)
+			break;
+		cu_off = 0;
+		memcpy(&cu_off, p + hdr + 2, off_size);
+		asize = p[hdr + 2 + off_size];
+		if (asize != 8 && asize != 4)
+			break;
+		tuple = hdr + 2 + off_size + 2;
+		tuple = (tuple + 2 * asize - 1) / (2 * asize) * (2 * asize);
+		for (; tuple + 2 * asize <= hdr + len; tuple += 2 * asize) {
+			uint64_t start = 0, size = 0;
+
+			memcpy(&start, p + tuple, asize);
+			memcpy(&size, p + tuple + asize, asize);
+			if (!start && !size)
+				break;
+			if (addr >= start && addr - start < size) {
+				Dwarf_Off next;
+				size_t hsize;
+
+				if (!dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) &&
+				    dwarf_offdie(dw, cu_off + hsize, cu))
+					return cu;
+				return dwarf_addrdie(dw, addr, cu);
+			}
+		}
+		pos += hdr + len;
+	}
+	return dwarf_addrdie(dw, addr, cu);
+}
+
+const char *die_func_name(Dwarf_Die *func)
+{
+	const char *name = dwarf_diename(func);
+
+	return name ? name : "";
+}
+
+bool die_func_entry(Dwarf_Die *func, Dwarf_Addr *addr)
+{
+	Dwarf_Addr base, end;
+
+	if (!dwarf_entrypc(func, addr) || !dwarf_lowpc(func, addr))
+		return true;
+	/* Split in hot and cold parts (do_exit in a vmlinux): the first range. */
+	return dwarf_ranges(func, 0, &base, addr, &end) > 0;
+}
+
+bool die_is_char_type(Dwarf_Die *type)
+{
+	Dwarf_Word enc, size;
+
+	if (dwarf_tag(type) != DW_TAG_base_type || !die_get_udata(type, DW_AT_encoding, &enc) ||
+	    !die_get_udata(type, DW_AT_byte_size, &size))
+		return false;
+	return size == 1 && (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char ||
+			     enc == DW_ATE_signed || enc == DW_ATE_unsigned);
+}
+
+bool die_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long *offset)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(type, &child))
+		return false;
+	do {
+		Dwarf_Word off = 0;
+		const char *mname;
+
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		die_get_udata(&child, DW_AT_data_member_location, &off);
+		mname = dwarf_diename(&child);
+		if (mname && !strcmp(mname, name)) {
+			*member = child;
+			*offset = (long)off;
+			return true;
+		}
+		if (!mname) {
+			Dwarf_Die sub;
+			long suboff;
+
+			if (die_get_real_type(&child, &sub) &&
+			    (dwarf_tag(&sub) == DW_TAG_structure_type ||
+			     dwarf_tag(&sub) == DW_TAG_union_type) &&
+			    die_find_member(&sub, name, member, &suboff)) {
+				*offset = (long)off + suboff;
+				return true;
+			}
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+int die_array_dims(Dwarf_Die *type, Dwarf_Word *counts, int max)
+{
+	Dwarf_Die sub;
+	int n = 0;
+
+	if (dwarf_child(type, &sub))
+		return 1;
+	do {
+		Dwarf_Word lo = 0, hi = 0, count = 0;
+
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type || n == max)
+			continue;
+		if (!die_get_udata(&sub, DW_AT_count, &count) &&
+		    die_get_udata(&sub, DW_AT_upper_bound, &hi)) {
+			die_get_udata(&sub, DW_AT_lower_bound, &lo);
+			count = hi + 1 - lo;
+		}
+		counts[n++] = count;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	return n ? n : 1;
+}
+
+long die_elem_size(Dwarf_Die *elem)
+{
+	Dwarf_Word agg = 0;
+	int size = dwarf_bytesize(elem);
+
+	if (size > 0)
+		return size;
+	return dwarf_aggregate_size(elem, &agg) ? 0 : (long)agg;
+}
+
+/* A C type name as perf prints it: "struct req*", "long unsigned int". */
+static bool add_type_name(struct strbuf *sb, Dwarf_Die *die)
+{
+	Dwarf_Die type;
+	Dwarf_Attribute attr;
+	const char *name;
+
+	/* void, and void * too, is what perf calls "(unknown_type)". */
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
+		return false;
+	switch (dwarf_tag(&type)) {
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+		return add_type_name(sb, &type);
+	case DW_TAG_pointer_type:
+	case DW_TAG_array_type:
+		if (!add_type_name(sb, &type))
+			return false;
+		strbuf_addch(sb, '*');
+		return true;
+	case DW_TAG_structure_type:
+		strbuf_addstr(sb, "struct ");
+		break;
+	case DW_TAG_union_type:
+		strbuf_addstr(sb, "union ");
+		break;
+	case DW_TAG_enumeration_type:
+		strbuf_addstr(sb, "enum ");
+		break;
+	case DW_TAG_subroutine_type:
+		strbuf_addstr(sb, "(function_type)");
+		return true;
+	default:
+		break;
+	}
+	name = dwarf_diename(&type);
+	/* An anonymous struct, union or enum has no name perf can print. */
+	if (!name && sb->len && sb->buf[sb->len - 1] == ' ')
+		return false;
+	strbuf_addstr(sb, name ? name : "");
+	return true;
+}
+
+void die_type_name(struct strbuf *sb, Dwarf_Die *die)
+{
+	size_t len = sb->len;
+
+	if (!add_type_name(sb, die)) {
+		strbuf_setlen(sb, len);
+		strbuf_addstr(sb, "(unknown_type)");
+	}
+}
+
+bool dwarf_op_is_location(unsigned int atom)
+{
+	return (atom >= DW_OP_reg0 && atom <= DW_OP_reg31) ||
+	       (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) || atom == DW_OP_regx ||
+	       atom == DW_OP_bregx || atom == DW_OP_fbreg || atom == DW_OP_addr;
+}
+
+void die_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, Dwarf_Addr entry,
+		   Dwarf_Die *scope)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	bool first = true;
+
+	strbuf_addf(sb, "\t@<%s+[", fname);
+	if (dwarf_attr(var, DW_AT_location, &attr)) {
+		if (attr.form == DW_FORM_exprloc || attr.form == DW_FORM_block1 ||
+		    attr.form == DW_FORM_block2 || attr.form == DW_FORM_block4 ||
+		    attr.form == DW_FORM_block) {
+			/* A single location holds in the whole declaring scope. */
+			while ((off = dwarf_ranges(scope, off, &base, &start, &end)) > 0) {
+				strbuf_addf(sb, "%s%" PRIu64 "-%" PRIu64, first ? "" : ",",
+					    (uint64_t)(start - entry), (uint64_t)(end - entry));
+				first = false;
+			}
+		} else {
+			while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops,
+							 &nops)) > 0) {
+				if (start < entry)
+					continue;
+				strbuf_addf(sb, "%s%" PRIu64 "-%" PRIu64, first ? "" : ",",
+					    (uint64_t)(start - entry), (uint64_t)(end - entry));
+				first = false;
+			}
+		}
+	}
+	strbuf_addstr(sb, "]>");
+}
+
+bool die_has_some_range(Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr))
+		return false;
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0)
+		if (end > start)
+			return true;
+	return false;
+}
+
+bool die_first_entry_readable(Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr) ||
+	    dwarf_getlocations(&attr, 0, &base, &start, &end, &ops, &nops) <= 0 || !nops)
+		return false;
+	return dwarf_op_is_location(ops[0].atom);
+}

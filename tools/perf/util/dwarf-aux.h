@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_DWARF_AUX_H
+#define PERF_UTIL_DWARF_AUX_H
+
+/*
+ * Generic helpers over libdw: names, attributes, scopes, CUs, types and
+ * locations of DIEs.
+ *
+ * Rules: no state, nothing of probes; every function works on the libdw
+ * handles it is given.  It calls libdw/libelf, arch-regs (register names)
+ * and strbuf; the DWARF stages above (probe-finder, probe-finder-show)
+ * call it, never the other way.  Arrays it returns are new (the caller
+ * frees them); DIEs are copied into the caller's Dwarf_Die.
+ */
+
+#include <stdbool.h>
+#include <elfutils/libdw.h>
+
+struct strbuf;
+
+/* The fetcharg ("%ax") of DWARF register @num of the host, or NULL. */
+const char *dwarf_reg_name(unsigned int num);
+
+/* Does the name of @die match @pattern (a name, or a glob with *?[)? */
+int die_name_match(Dwarf_Die *die, const char *pattern);
+
+/* Attribute @at of @die (through abstract origins) as unsigned, in *@val. */
+bool die_get_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *val);
+
+/* The type of @die with typedefs and qualifiers peeled off, in *@type. */
+bool die_get_real_type(Dwarf_Die *die, Dwarf_Die *type);
+
+/* Was CU @cu built without optimization (its producer has no -O but -O0)? */
+bool die_cu_is_unoptimized(Dwarf_Die *cu);
+
+/*
+ * The scopes below @from (a CU, a function) holding @addr, innermost
+ * first and @from last: namespaces, subprograms, inlined instances and
+ * lexical blocks that really contain the address (dwarf_getscopes() goes
+ * from an inlined instance into its abstract definition instead of its
+ * caller).  Returns the count (>= 1); *@out is a new array.
+ */
+int die_scopes(Dwarf_Die *from, Dwarf_Addr addr, Dwarf_Die **out);
+
+/* The innermost DW_TAG_subprogram of @cu holding @addr, in *@func. */
+bool die_find_subprogram_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func);
+
+/* The offset of the abstract DIE of a concrete copy @die, else @die's own. */
+Dwarf_Off die_origin_offset(Dwarf_Die *die);
+
+/* Does the source path @path name the file @want ("x.c", "dir/x.c")? */
+bool source_file_matches(const char *path, const char *want);
+
+/* Is @die declared in @file (see source_file_matches; NULL: any file)? */
+bool die_in_file(Dwarf_Die *die, const char *file);
+
+/*
+ * Call @fn for the DIE of each CU of @dw in .debug_info order until it
+ * returns non-zero; that value, or 0 after the last CU.
+ */
+int die_for_each_cu(Dwarf *dw, int (*fn)(Dwarf_Die *cu, void *arg), void *arg);
+
+/*
+ * Call @fn for each CU of @dw whose line table has @file, with the path
+ * the table gives, until it returns non-zero.  The CUs named after @file
+ * are tried first; only when none has it are all walked.  Returns @fn's
+ * non-zero value, else the number of CUs found.
+ */
+int die_for_each_cu_with_file(Dwarf *dw, const char *file,
+			      int (*fn)(Dwarf_Die *cu, const char *path, void *arg), void *arg);
+
+/*
+ * The CU of @dw whose .debug_aranges cover @addr, in *@cu (read from the
+ * section, not through dwarf_addrdie(), which reads every CU header
+ * first); dwarf_addrdie() when aranges do not cover it.  @cu or NULL.
+ */
+Dwarf_Die *die_cu_of_addr(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu);
+
+/* The name of function or inlined instance @func, "" when it has none. */
+const char *die_func_name(Dwarf_Die *func);
+
+/* The entry of @func in *@addr: its entry pc, low pc, or its first range. */
+bool die_func_entry(Dwarf_Die *func, Dwarf_Addr *addr);
+
+/* Is @type (a peeled type) a one-byte integer, as a string is made of? */
+bool die_is_char_type(Dwarf_Die *type);
+
+/*
+ * Member @name of struct/union @type, looking into anonymous members, in
+ * *@member with its byte offset from the start of @type in *@offset.
+ */
+bool die_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long *offset);
+
+/* The extents of at most @max dimensions of array @type into @counts; their number (>= 1). */
+int die_array_dims(Dwarf_Die *type, Dwarf_Word *counts, int max);
+
+/* The size in bytes of one element of type @elem, 0 when unknown. */
+long die_elem_size(Dwarf_Die *elem);
+
+/*
+ * Append the C type name of the type of variable @die to @sb as perf
+ * prints it: "struct req*", "long unsigned int", "(unknown_type)".
+ */
+void die_type_name(struct strbuf *sb, Dwarf_Die *die);
+
+/* Does location operation @atom name a place (reg, breg, fbreg, addr)? */
+bool dwarf_op_is_location(unsigned int atom);
+
+/*
+ * Append "\t@<FNAME+[a-b,c-d]>" to @sb: where @var lives, relative to the
+ * function entry @entry; a single location holds in all of @scope.
+ */
+void die_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, Dwarf_Addr entry,
+		   Dwarf_Die *scope);
+
+/* Does @var live anywhere (a location list entry that is not empty)? */
+bool die_has_some_range(Dwarf_Die *var);
+
+/* Is the first entry of @var's location list a place (not a constant)? */
+bool die_first_entry_readable(Dwarf_Die *var);
+
+#endif

@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One DWARF variable into one fetcharg (see dwarf-fetcharg.h). */
+#include <ctype.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/debug.h"
+#include "util/dwarf-aux.h"
+#include "util/dwarf-fetcharg.h"
+#include "util/probe-spec.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+void arg_loc__push(struct arg_loc *loc, long offset)
+{
+	struct probe_trace_arg_ref *r = xzalloc(sizeof(*r)), **p = &loc->refs;
+
+	r->offset = offset;
+	while (*p)
+		p = &(*p)->next;
+	*p = r;
+}
+
+static struct probe_trace_arg_ref *arg_loc__outer(struct arg_loc *loc)
+{
+	struct probe_trace_arg_ref *r = loc->refs;
+
+	while (r && r->next)
+		r = r->next;
+	return r;
+}
+
+void arg_loc__clear(struct arg_loc *loc)
+{
+	free(loc->constant);
+	loc->constant = NULL;
+	while (loc->refs) {
+		struct probe_trace_arg_ref *n = loc->refs->next;
+
+		free(loc->refs);
+		loc->refs = n;
+	}
+}
+
+int arg_loc__add_offset(struct arg_loc *loc, long off)
+{
+	struct probe_trace_arg_ref *r = arg_loc__outer(loc);
+
+	if (r)
+		r->offset += off;
+	else if (loc->global)
+		loc->global_off += off;
+	else
+		return -ENOTSUP;
+	return 0;
+}
+
+/* DW_OP_breg<N>/bregx as a register and offset. */
+static bool op_breg(const Dwarf_Op *op, const char **reg, long *off)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = dwarf_reg_name(op->atom - DW_OP_breg0);
+		*off = (long)op->number;
+	} else if (op->atom == DW_OP_bregx) {
+		*reg = dwarf_reg_name((unsigned int)op->number);
+		*off = (long)op->number2;
+	} else {
+		return false;
+	}
+	return *reg != NULL;
+}
+
+int loc_from_masked_reg(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc)
+{
+	if (nops != 4 || ops[0].atom < DW_OP_breg0 || ops[0].atom > DW_OP_breg31 || ops[0].number ||
+	    ops[2].atom != DW_OP_and || ops[3].atom != DW_OP_stack_value ||
+	    (ops[1].number != 0xff && ops[1].number != 0xffff && ops[1].number != 0xffffffff))
+		return 1;
+	/*
+	 * A register masked to its low bytes: the register, read as wide as
+	 * the type.  (perf 6.1 reads the memory it points to.)
+	 */
+	loc->mask_bytes = ops[1].number == 0xff ? 1 : ops[1].number == 0xffff ? 2 : 4;
+	loc->reg = dwarf_reg_name(ops[0].atom - DW_OP_breg0);
+	return loc->reg ? 0 : -ENOTSUP;
+}
+
+int loc_from_stack_value(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc)
+{
+	/* A value, not a place: a constant, or a register as it is. */
+	uint8_t op;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (nops != 2 || ops[1].atom != DW_OP_stack_value)
+		return 1;
+	op = ops[0].atom;
+	if (op >= DW_OP_lit0 && op <= DW_OP_lit31)
+		strbuf_addf(&sb, "\\%d", op - DW_OP_lit0);
+	else if (op == DW_OP_const1s || op == DW_OP_const2s || op == DW_OP_const4s ||
+		 op == DW_OP_const8s || op == DW_OP_consts)
+		strbuf_addf(&sb, "\\%" PRId64, (int64_t)ops[0].number);
+	else if (op == DW_OP_const1u || op == DW_OP_const2u || op == DW_OP_const4u ||
+		 op == DW_OP_const8u || op == DW_OP_constu)
+		strbuf_addf(&sb, "\\%" PRIu64, (uint64_t)ops[0].number);
+	else if (op >= DW_OP_breg0 && op <= DW_OP_breg31 && ops[0].number == 0 &&
+		 dwarf_reg_name(op - DW_OP_breg0))
+		loc->reg = dwarf_reg_name(op - DW_OP_breg0);
+	if (!sb.len)
+		return loc->reg ? 0 : -ENOTSUP;
+	loc->constant = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
+int loc_from_deref_value(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc)
+{
+	if (nops < 3 || ops[0].atom < DW_OP_breg0 || ops[0].atom > DW_OP_breg31 ||
+	    ops[1].atom != DW_OP_deref || ops[nops - 1].atom != DW_OP_stack_value)
+		return 1;
+	/*
+	 * The value loaded from REG+OFF, maybe masked (a short passed in
+	 * pt_regs): the memory at REG+OFF, read as wide as the type, when the
+	 * mask keeps at least that much.
+	 */
+	if (nops == 5 && ops[3].atom == DW_OP_and &&
+	    (ops[2].number == 0xff || ops[2].number == 0xffff || ops[2].number == 0xffffffff))
+		loc->mask_bytes = ops[2].number == 0xff ? 1 : ops[2].number == 0xffff ? 2 : 4;
+	else if (nops != 3)
+		return -ENOTSUP;
+	loc->reg = dwarf_reg_name(ops[0].atom - DW_OP_breg0);
+	if (!loc->reg)
+		return -ENOTSUP;
+	arg_loc__push(loc, (long)ops[0].number);
+	return 0;
+}
+
+int loc_from_place(const Dwarf_Op *ops, size_t nops, const char *global_name, frame_base_fn fb,
+		   void *fb_arg, struct arg_loc *loc)
+{
+	long extra;
+	uint8_t op;
+
+	if (nops != 1 && (nops != 2 || ops[1].atom != DW_OP_plus_uconst))
+		return 1;
+	extra = nops == 2 ? (long)ops[1].number : 0;
+	op = ops[0].atom;
+	if (op == DW_OP_addr) {
+		loc->global = true;
+		loc->global_addr = ops[0].number;
+		loc->global_off = extra;
+		loc->global_name = global_name;
+		return 0;
+	}
+	if (op == DW_OP_fbreg) {
+		const char *reg;
+		long off;
+		int ret = fb(fb_arg, &reg, &off);
+
+		if (ret)
+			return ret;
+		loc->reg = reg;
+		arg_loc__push(loc, off + (long)ops[0].number + extra);
+		return 0;
+	}
+	if (op >= DW_OP_breg0 && op <= DW_OP_breg31) {
+		loc->reg = dwarf_reg_name(op - DW_OP_breg0);
+		if (!loc->reg)
+			return -ENOTSUP;
+		arg_loc__push(loc, (long)ops[0].number + extra);
+		return 0;
+	}
+	if ((op >= DW_OP_reg0 && op <= DW_OP_reg31) || op == DW_OP_regx) {
+		loc->reg = dwarf_reg_name(op == DW_OP_regx ? (unsigned int)ops[0].number
+							   : (unsigned int)(op - DW_OP_reg0));
+		return loc->reg && !extra ? 0 : -ENOTSUP;
+	}
+	return 1;
+}
+
+int loc_from_ops(const Dwarf_Op *ops, size_t nops, const char *global_name, frame_base_fn fb,
+		 void *fb_arg, struct arg_loc *loc)
+{
+	int ret = loc_from_masked_reg(ops, nops, loc);
+
+	if (ret == 1)
+		ret = loc_from_stack_value(ops, nops, loc);
+	if (ret == 1)
+		ret = loc_from_deref_value(ops, nops, loc);
+	if (ret == 1)
+		ret = loc_from_place(ops, nops, global_name, fb, fb_arg, loc);
+	return ret == 1 ? -ENOTSUP : ret;
+}
+
+int frame_base_from_ops(const Dwarf_Op *ops, size_t nops, frame_base_fn cfa, void *cfa_arg,
+			const char **reg, long *off)
+{
+	if (nops < 1)
+		return -ENOENT;
+	if (ops[0].atom == DW_OP_call_frame_cfa)
+		return cfa(cfa_arg, reg, off);
+	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		*reg = dwarf_reg_name(ops[0].atom - DW_OP_breg0);
+		*off = (long)ops[0].number;
+		return *reg ? 0 : -ENOTSUP;
+	}
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
+		*reg = dwarf_reg_name(ops[0].atom - DW_OP_reg0);
+		*off = 0;
+		return *reg ? 0 : -ENOTSUP;
+	}
+	return -ENOTSUP;
+}
+
+/* The CFA at the place as REG+OFF, from the CFI of the module. */
+static int place_cfa(void *arg, const char **reg, long *off)
+{
+	const struct fetcharg_ctx *c = arg;
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi[2] = { dwfl_module_eh_cfi(c->mod, &bias),
+			      dwfl_module_dwarf_cfi(c->mod, &bias) };
+
+	for (int i = 0; i < 2; i++) {
+		Dwarf_Frame *frame;
+		Dwarf_Op *cops;
+		size_t ncops;
+		int ok;
+
+		/* libdw's CFI takes the addresses of the file, unbiased. */
+		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], c->addr, &frame))
+			continue;
+		ok = !dwarf_frame_cfa(frame, &cops, &ncops) && ncops == 1 &&
+		     op_breg(&cops[0], reg, off);
+		free(frame);
+		if (ok)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* The frame base of the place's function as REG+OFF (CFA through CFI). */
+static int place_frame_base(void *arg, const char **reg, long *off)
+{
+	const struct fetcharg_ctx *c = arg;
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr(c->func, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1) != 1)
+		return -ENOENT;
+	return frame_base_from_ops(ops, nops, place_cfa, arg, reg, off);
+}
+
+int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	int n;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!dwarf_attr(var, DW_AT_location, &attr))
+		return -ENOENT;
+	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
+	if (n <= 0 || nops == 0)
+		return -ENOENT;
+	return loc_from_ops(ops, nops, dwarf_diename(var), place_frame_base, (void *)c, loc);
+}
+
+static const char *type_name_for_msg(Dwarf_Die *type)
+{
+	const char *n = dwarf_diename(type);
+
+	return n ? n : "(unnamed)";
+}
+
+char *fetcharg_basic_type(Dwarf_Die *type)
+{
+	struct strbuf sb = STRBUF_INIT;
+	Dwarf_Word enc = 0;
+	int size, tag = dwarf_tag(type);
+
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+		/* perf reads a struct as its first bits, at most 64. */
+		size = dwarf_bytesize(type);
+		if (size <= 0)
+			return NULL;
+		if (size > 8) {
+			pr_warning("%s exceeds max-bitwidth. Cut down to 64 bits.\n",
+				   type_name_for_msg(type));
+			size = 8;
+		}
+		strbuf_addf(&sb, "x%d", size * 8);
+		return strbuf_detach(&sb, NULL);
+	}
+	if (tag != DW_TAG_base_type && tag != DW_TAG_pointer_type &&
+	    tag != DW_TAG_enumeration_type && tag != DW_TAG_reference_type)
+		return NULL;
+	size = dwarf_bytesize(type);
+	if (size <= 0)
+		size = tag == DW_TAG_enumeration_type ? 4 : 8;
+	if (tag == DW_TAG_base_type)
+		die_get_udata(type, DW_AT_encoding, &enc);
+	strbuf_addf(&sb, "%c%d", enc == DW_ATE_signed || enc == DW_ATE_signed_char ? 's' : 'x',
+		    size * 8);
+	return strbuf_detach(&sb, NULL);
+}
+
+int field_array_step(struct arg_loc *loc, Dwarf_Die *type, long index, int *dim, const char *prev)
+{
+	int tag = dwarf_tag(type);
+	Dwarf_Die elem;
+
+	if (tag != DW_TAG_array_type && tag != DW_TAG_pointer_type) {
+		pr_err("%s is not an array nor a pointer.\n", prev);
+		return -EINVAL;
+	}
+	if (!die_get_real_type(type, &elem)) {
+		pr_err("%s has an element of unknown type.\n", prev);
+		return -EINVAL;
+	}
+	if (tag == DW_TAG_array_type) {
+		Dwarf_Word counts[8];
+		int ndims = die_array_dims(type, counts, 8);
+		long stride = die_elem_size(&elem);
+
+		/* int a[2][3]: a[1] is the int[3] at +12. */
+		for (int d = *dim + 1; d < ndims; d++)
+			stride *= (long)counts[d];
+		if (arg_loc__add_offset(loc, index * stride)) {
+			pr_err("An array on a register is not supported (%s).\n", prev);
+			return -ENOTSUP;
+		}
+		if (*dim + 1 < ndims) {
+			++*dim;
+			return 0;
+		}
+		*dim = 0;
+	} else {
+		Dwarf_Word agg = 0;
+		int esize = dwarf_bytesize(&elem);
+
+		if (esize <= 0)
+			esize = dwarf_aggregate_size(&elem, &agg) ? 0 : (int)agg;
+		arg_loc__push(loc, index * esize);
+	}
+	*type = elem;
+	return 0;
+}
+
+int field_member_step(struct arg_loc *loc, Dwarf_Die *type, const char *name, bool ref,
+		      const char *prev, Dwarf_Die *member)
+{
+	int tag = dwarf_tag(type);
+	Dwarf_Die mtype;
+	long off;
+
+	if (tag == DW_TAG_pointer_type) {
+		Dwarf_Die target;
+
+		if (!ref) {
+			pr_err("Semantic error: %s must be referred by '->'\n", name);
+			return -EINVAL;
+		}
+		if (!die_get_real_type(type, &target)) {
+			pr_err("%s is not a data structure nor a union.\n", prev);
+			return -EINVAL;
+		}
+		*type = target;
+		tag = dwarf_tag(type);
+		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
+			pr_err("%s is not a data structure nor a union.\n", prev);
+			return -EINVAL;
+		}
+		arg_loc__push(loc, 0);
+	} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+		if (ref) {
+			pr_err("Semantic error: %s is not a pointer.\n", prev);
+			return -EINVAL;
+		}
+	} else {
+		pr_err("%s is not a data structure nor a union.\n", prev);
+		return -EINVAL;
+	}
+	if (!die_find_member(type, name, member, &off)) {
+		pr_err("%s(type:%s) has no member %s.\n", prev, type_name_for_msg(type), name);
+		return -EINVAL;
+	}
+	if (arg_loc__add_offset(loc, off)) {
+		pr_err("Structure on a register is not supported yet.\n");
+		return -ENOTSUP;
+	}
+	if (!die_get_real_type(member, &mtype)) {
+		pr_err("%s has no type.\n", name);
+		return -EINVAL;
+	}
+	*type = mtype;
+	return 0;
+}
+
+char *member_bitfield_type(struct arg_loc *loc, Dwarf_Die *member, Dwarf_Die *mtype)
+{
+	Dwarf_Word bits = 0, boff = 0, bsize;
+	int size = dwarf_bytesize(mtype);
+	struct strbuf sb = STRBUF_INIT;
+	long unit;
+
+	if (!dwarf_hasattr(member, DW_AT_bit_size))
+		return NULL;
+	die_get_udata(member, DW_AT_bit_size, &bits);
+	if (size <= 0)
+		size = 4;
+	bsize = (Dwarf_Word)size * 8;
+	if (die_get_udata(member, DW_AT_data_bit_offset, &boff)) {
+		/* DWARF 5: bits from the start of the struct. */
+		unit = (long)(boff / bsize) * size;
+		/* Relative to the struct holding it: off is that one's. */
+		arg_loc__add_offset(loc, unit);
+		boff -= (Dwarf_Word)unit * 8;
+	} else {
+		Dwarf_Word be = 0;
+
+		/* DWARF 4 counts from the storage unit's top bit. */
+		die_get_udata(member, DW_AT_bit_offset, &be);
+		boff = bsize - be - bits;
+	}
+	strbuf_addf(&sb, "b%" PRIu64 "@%" PRIu64 "/%" PRIu64, (uint64_t)bits, (uint64_t)boff,
+		    (uint64_t)bsize);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Walk the member chain of @pa from @loc/@type.  The bitfield of the last
+ * member goes to *@bitfield.  -EINVAL after one message.
+ */
+static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwarf_Die *type,
+		       char **bitfield)
+{
+	const char *prev = pa->var;
+	int dim = 0; /* dimensions of a multi-dimensional array indexed so far */
+
+	for (const struct perf_probe_arg_field *f = pa->field; f; f = f->next) {
+		Dwarf_Die member;
+		int ret;
+
+		if (f->name[0] == '[') {
+			ret = field_array_step(loc, type, f->index, &dim, prev);
+			if (ret)
+				return ret;
+			continue;
+		}
+		ret = field_member_step(loc, type, f->name, f->ref, prev, &member);
+		if (ret)
+			return ret;
+		free(*bitfield);
+		*bitfield = member_bitfield_type(loc, &member, type);
+		prev = f->name;
+	}
+	return 0;
+}
+
+int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwarf_Die *type,
+			char **bitfield, char **out)
+{
+	if (pa->type && !strcmp(pa->type, "string")) {
+		Dwarf_Die elem;
+		int tag = dwarf_tag(type);
+
+		if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) ||
+		    !die_get_real_type(type, &elem) || !die_is_char_type(&elem)) {
+			pr_err("Failed to cast into string: %s is not a pointer nor array of char.\n",
+			       pa->var);
+			return -EINVAL;
+		}
+		if (tag == DW_TAG_pointer_type) {
+			arg_loc__push(loc, 0);
+		} else if (!loc->refs && !loc->global) {
+			pr_err("Failed to cast into string: %s is on a register.\n", pa->var);
+			return -EINVAL;
+		}
+		*out = xstrdup("string");
+	} else if (pa->type) {
+		*out = xstrdup(pa->type);
+	} else if (*bitfield) {
+		*out = *bitfield;
+		*bitfield = NULL;
+	} else {
+		*out = fetcharg_basic_type(type);
+	}
+	return 0;
+}
+
+/* Turn @loc into the value and refs of @ta (they move). */
+static int loc_to_trace_arg(const struct fetcharg_ctx *c, struct arg_loc *loc,
+			    struct probe_trace_arg *ta)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (loc->global) {
+		uint64_t foff;
+
+		if (c->global_offset) {
+			if (c->global_offset(c->ctx, loc->global_addr + (uint64_t)loc->global_off,
+					     &foff)) {
+				pr_err("The address of %s is not in the file.\n", loc->global_name);
+				return -ERANGE;
+			}
+			strbuf_addf(&sb, "@+0x%" PRIx64, foff);
+		} else {
+			strbuf_addf(&sb, "@%s%+ld", loc->global_name, loc->global_off);
+		}
+		ta->value = strbuf_detach(&sb, NULL);
+	} else if (loc->constant) {
+		ta->value = loc->constant;
+		loc->constant = NULL;
+	} else {
+		ta->value = xstrdup(loc->reg);
+	}
+	ta->ref = loc->refs;
+	loc->refs = NULL;
+	return 0;
+}
+
+/* The argument name perf gives: the last member, else VAR[:TYPE] made an identifier. */
+static char *default_arg_name(const struct perf_probe_arg *pa)
+{
+	const struct perf_probe_arg_field *f;
+	const char *last = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (f = pa->field; f; f = f->next)
+		if (f->name[0] != '[')
+			last = f->name;
+	if (pa->field)
+		return xstrdup(last ? last : pa->var);
+	strbuf_addstr(&sb, pa->var);
+	if (pa->type)
+		strbuf_addf(&sb, ":%s", pa->type);
+	for (size_t i = 0; i < sb.len; i++)
+		if (!isalnum((unsigned char)sb.buf[i]) && sb.buf[i] != '_')
+			sb.buf[i] = '_';
+	return strbuf_detach(&sb, NULL);
+}
+
+/* perf's words for a variable with no location here, and where it does live. */
+static void optimized_out_message(const struct fetcharg_ctx *c, const char *name, Dwarf_Die *var)
+{
+	struct strbuf where = STRBUF_INIT;
+	Dwarf_Addr entry = 0;
+
+	pr_err("Failed to find the location of the '%s' variable at this address.\n", name);
+	if (die_has_some_range(var)) {
+		die_func_entry(c->func, &entry);
+		die_var_range(&where, var, die_func_name(c->func), entry, c->func);
+		pr_err(" It lives only at %s.\n", where.buf + 1); /* no tab */
+	} else {
+		pr_err(" Perhaps it has been optimized out.\n");
+	}
+	pr_err(" Use -V with the --range option to show '%s' location range.\n", name);
+	strbuf_release(&where);
+}
+
+int fetcharg__convert(const struct fetcharg_ctx *c, const struct perf_probe_arg *pa, Dwarf_Die *var,
+		      struct probe_trace_arg *ta)
+{
+	struct arg_loc loc = { 0 };
+	Dwarf_Die type;
+	char *bitfield = NULL;
+	int ret;
+
+	ret = fetcharg__location(c, var, &loc);
+	if (ret == -ENOENT) {
+		optimized_out_message(c, pa->var, var);
+		return ret;
+	}
+	if (ret) {
+		pr_err("Sorry, we don't support this variable location yet.\n");
+		arg_loc__clear(&loc);
+		return ret;
+	}
+	if (!die_get_real_type(var, &type)) {
+		pr_err("Failed to get the type of %s.\n", pa->var);
+		arg_loc__clear(&loc);
+		return -EINVAL;
+	}
+	if (loc.mask_bytes &&
+	    (dwarf_bytesize(&type) <= 0 || dwarf_bytesize(&type) > loc.mask_bytes)) {
+		pr_err("Sorry, we don't support this variable location yet.\n");
+		arg_loc__clear(&loc);
+		return -ENOTSUP;
+	}
+	ret = walk_fields(pa, &loc, &type, &bitfield);
+	if (ret)
+		goto out;
+	ret = fetcharg_final_type(pa, &loc, &type, &bitfield, &ta->type);
+	if (ret)
+		goto out;
+	ret = loc_to_trace_arg(c, &loc, ta);
+	if (!ret)
+		ta->name = pa->name ? xstrdup(pa->name) : default_arg_name(pa);
+out:
+	free(bitfield);
+	arg_loc__clear(&loc);
+	return ret;
+}
+
+bool fetcharg__plain_var(const struct fetcharg_ctx *c, Dwarf_Die *var, struct probe_trace_arg *ta)
+{
+	struct perf_probe_arg pa = { 0 };
+	struct arg_loc loc = { 0 };
+	const char *name = dwarf_diename(var);
+	Dwarf_Die type;
+
+	/* perf lists only variables that live somewhere, not constants. */
+	if (!name || fetcharg__location(c, var, &loc) || loc.constant) {
+		arg_loc__clear(&loc);
+		return false;
+	}
+	arg_loc__clear(&loc);
+	if (!die_get_real_type(var, &type))
+		return false;
+	pa.var = (char *)name;
+	return !fetcharg__convert(c, &pa, var, ta);
+}
