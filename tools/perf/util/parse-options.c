@@ -6,7 +6,7 @@
 
 #include "util/parse-options.h"
 #include "util/strbuf.h"
-#include "util/util.h" /* xrealloc(), ALLOC_GROW() */
+#include "util/alloc.h"
 
 void str_list_append(struct str_list *list, const char *s)
 {

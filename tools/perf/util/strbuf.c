@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "util/strbuf.h"
-#include "util/util.h" /* xrealloc() */
+#include "util/alloc.h"
 
 char strbuf_slopbuf[1];
 

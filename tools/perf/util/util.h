@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "util/parse-options.h"
+#include "util/alloc.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -39,39 +39,6 @@ bool lsdir_no_dot_filter(const char *dir, const char *name, unsigned char d_type
 
 /* Join @dir and @name with one '/', in a new string. */
 char *path_join(const char *dir, const char *name);
-
-/*
- * Allocation that never fails: malloc/calloc/realloc/strdup/strndup that
- * print "fatal: out of memory" and abort instead of returning NULL.
- * xrealloc(p, 0) keeps a valid (1-byte) block, so p is never NULL after it.
- */
-void *xmalloc(size_t n);
-void *xzalloc(size_t n);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
-
-/* The next capacity of a growing array: 3/2 of @alloc plus 16. */
-#define alloc_nr(alloc) (((alloc) + 16) * 3 / 2)
-
-/*
- * The one way to grow an array, as git's ALLOC_GROW: make room in @x for
- * at least @nr elements; @alloc is the capacity, updated.  @x may start
- * NULL with @alloc 0.  Elements past the old capacity are not zeroed.
- *
- *	ALLOC_GROW(v, nr + 1, alloc);
- *	v[nr++] = item;
- */
-#define ALLOC_GROW(x, nr, alloc)                                             \
-	do {                                                                 \
-		if ((size_t)(nr) > (size_t)(alloc)) {                        \
-			if (alloc_nr(alloc) < (nr))                          \
-				(alloc) = (nr);                              \
-			else                                                 \
-				(alloc) = alloc_nr(alloc);                   \
-			(x) = xrealloc((x), sizeof(*(x)) * (size_t)(alloc)); \
-		}                                                            \
-	} while (0)
 
 /* qsort() comparator for an array of strings (char *), by strcmp(). */
 int strcmp_ptr(const void *a, const void *b);
