@@ -3,7 +3,7 @@
 #define PERF_UTIL_PROBE_SPEC_H
 
 /*
- * The vocabulary of every probe stage (Documentation/DESIGN.md): the two
+ * The vocabulary of every probe stage (tools/perf/DESIGN.md): the two
  * data types a probe travels as, their grammars and their text forms.
  *
  *   struct perf_probe_event   what the user asked, parsed from a spec such
