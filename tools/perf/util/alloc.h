@@ -35,7 +35,7 @@ char *xstrndup(const char *s, size_t n);
 #define ALLOC_GROW(x, nr, alloc)                                             \
 	do {                                                                 \
 		if ((size_t)(nr) > (size_t)(alloc)) {                        \
-			if (alloc_nr(alloc) < (nr))                          \
+			if ((size_t)alloc_nr(alloc) < (size_t)(nr))          \
 				(alloc) = (nr);                              \
 			else                                                 \
 				(alloc) = alloc_nr(alloc);                   \

@@ -11,6 +11,7 @@
 #include "util/build-id.h"
 #include "util/debuginfo.h"
 #include "util/debuginfod.h"
+#include "util/elf-util.h"
 #include "util/util.h"
 
 struct debuginfo {
@@ -55,22 +56,10 @@ static bool has_debug_info(Dwfl_Module *mod)
 {
 	GElf_Addr bias;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	GElf_Shdr shdr;
 
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr shdr;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &shdr))
-			continue;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (name && !strcmp(name, ".debug_info") && shdr.sh_type != SHT_NOBITS)
-			return true;
-	}
-	return false;
+	return elf && elf_find_section(elf, SHT_NULL, ".debug_info", &shdr) &&
+	       shdr.sh_type != SHT_NOBITS;
 }
 
 /* Open @path, its DWARF taken from @debug_file first when not NULL. */

@@ -9,6 +9,7 @@
 
 #include "util/arch-regs.h"
 #include "util/dwarf-aux.h"
+#include "util/elf-util.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -222,25 +223,13 @@ int die_for_each_cu_with_file(Dwarf *dw, const char *file,
 
 Dwarf_Die *die_cu_of_addr(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
 {
+	GElf_Shdr shdr;
 	Elf *elf = dwarf_getelf(dw);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	Elf_Scn *scn = elf ? elf_find_section(elf, SHT_NULL, ".debug_aranges", &shdr) : NULL;
 	Elf_Data *data = NULL;
 
-	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
-		while ((scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr shdr;
-			const char *name;
-
-			if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS)
-				continue;
-			name = elf_strptr(elf, shstrndx, shdr.sh_name);
-			if (name && !strcmp(name, ".debug_aranges")) {
-				data = elf_getdata(scn, NULL);
-				break;
-			}
-		}
-	}
+	if (scn && shdr.sh_type != SHT_NOBITS)
+		data = elf_getdata(scn, NULL);
 	for (size_t pos = 0; data && data->d_buf && pos + 16 <= data->d_size;) {
 		const unsigned char *p = (const unsigned char *)data->d_buf + pos;
 		uint64_t len, cu_off;

@@ -95,6 +95,7 @@ static bool is_func_pattern(const char *s)
 static char **split_words(const char *str, int *argc)
 {
 	char **argv = xzalloc(sizeof(*argv));
+	size_t alloc = 1;
 	int n = 0;
 
 	for (;;) {
@@ -105,11 +106,7 @@ static char **split_words(const char *str, int *argc)
 		if (!*str)
 			break;
 		len = strcspn(str, " \t\n");
-		argv = realloc(argv, (n + 2) * sizeof(*argv));
-		if (!argv) {
-			pr_err("fatal: out of memory\n");
-			abort();
-		}
+		ALLOC_GROW(argv, n + 2, alloc);
 		argv[n++] = xstrndup(str, len);
 		argv[n] = NULL;
 		str += len;

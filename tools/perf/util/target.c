@@ -18,17 +18,13 @@ void target__exit(struct target *t)
 
 void target__add_task(struct target *t, pid_t tid)
 {
-	t->tasks = realloc(t->tasks, (t->nr_tasks + 1) * sizeof(pid_t));
-	if (!t->tasks)
-		abort();
+	t->tasks = xrealloc(t->tasks, (t->nr_tasks + 1) * sizeof(pid_t));
 	t->tasks[t->nr_tasks++] = tid;
 }
 
 static void add_cpu(struct target *t, int cpu)
 {
-	t->cpus = realloc(t->cpus, (t->nr_cpus + 1) * sizeof(int));
-	if (!t->cpus)
-		abort();
+	t->cpus = xrealloc(t->cpus, (t->nr_cpus + 1) * sizeof(int));
 	t->cpus[t->nr_cpus++] = cpu;
 }
 
