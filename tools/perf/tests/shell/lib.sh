@@ -35,6 +35,9 @@
 # Files: build_workload NAME OUT [CFLAGS...] (tools/perf/tests/workloads/
 # NAME.c, compiled once per flags), build_prog OUT SRC [CFLAGS...],
 # build_id_of FILE, probes_file [--home DIR] FILE, tree_snapshot DIR.
+#
+# Servers: debuginfod_setup, debuginfod_start DIR, debuginfod_fetch BIN,
+# debuginfod_stop (a real debuginfod on loopback).
 
 TEST_ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
 # PERF_BIN: the perf under test (make test SANITIZE=1 passes build-san/perf).
@@ -451,6 +454,43 @@ probes_file() {
 		shift 2
 	fi
 	echo "$_home/.debug$(realpath "$1")/$(build_id_of "$1")/probes"
+}
+
+# A real debuginfod on loopback ----------------------------------------------
+
+# debuginfod_setup: URL of a server on a port of this script's own, a
+# debuginfod client cache of its own, and the server stopped at exit.
+# debuginfod_start DIR serves the ELF files under DIR; debuginfod_stop
+# stops it and waits until it is gone.  debuginfod_fetch BIN runs
+# "perf buildid-cache --debuginfod=URL -a BIN" until the server's first
+# scan has BIN's debuginfo (a miss is cached by the client, so the client
+# cache is dropped between tries).
+debuginfod_setup() {
+	DEBUGINFOD_PORT=$((20000 + $$ % 20000))
+	URL="http://127.0.0.1:$DEBUGINFOD_PORT"
+	export DEBUGINFOD_CACHE_PATH="$TEST_TMP/client-cache"
+	export DEBUGINFOD_TIMEOUT=10
+	test_cleanup 'kill $(cat "$TEST_TMP/server.pid" 2>/dev/null) 2>/dev/null'
+}
+
+debuginfod_start() {
+	(debuginfod -p "$DEBUGINFOD_PORT" -F "$1" -d "$TEST_TMP/db.sqlite" \
+		>"$TEST_TMP/server.log" 2>&1 & echo $! >"$TEST_TMP/server.pid")
+}
+
+debuginfod_stop() {
+	kill "$(cat "$TEST_TMP/server.pid")" 2>/dev/null
+	while kill -0 "$(cat "$TEST_TMP/server.pid")" 2>/dev/null; do sleep 0.1; done
+}
+
+debuginfod_fetch() {
+	_i=0
+	until "$PERF" buildid-cache --debuginfod="$URL" -a "$1" 2>/dev/null; do
+		rm -rf "$DEBUGINFOD_CACHE_PATH"
+		_i=$((_i + 1))
+		[ $_i -lt 100 ] || { cat "$TEST_TMP/server.log"; return 1; }
+		sleep 0.2
+	done
 }
 
 # Probe groups --------------------------------------------------------------

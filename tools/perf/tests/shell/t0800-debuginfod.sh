@@ -5,17 +5,8 @@ test_description='debuginfo fetched from a real debuginfod server, and kept by t
 
 test_have_prereq DEBUGINFOD || test_skip_all 'no debuginfod (apt-get install debuginfod)'
 
-PORT=$((20000 + $$ % 20000))
-URL="http://127.0.0.1:$PORT"
+debuginfod_setup
 SPEC="handle r->len r->conn->peer:string seq"
-export DEBUGINFOD_CACHE_PATH="$TEST_TMP/client-cache"
-export DEBUGINFOD_TIMEOUT=10
-test_cleanup 'kill $(cat "$TEST_TMP/server.pid" 2>/dev/null) 2>/dev/null'
-
-stop_server() {
-	kill "$(cat "$TEST_TMP/server.pid")" 2>/dev/null
-	while kill -0 "$(cat "$TEST_TMP/server.pid")" 2>/dev/null; do sleep 0.1; done
-}
 
 test_expect_success 'setup: a -g build, its stripped copy, and a server of its debuginfo' '
 	mkdir -p srv &&
@@ -23,14 +14,8 @@ test_expect_success 'setup: a -g build, its stripped copy, and a server of its d
 	objcopy --only-keep-debug app.g srv/app.debug &&
 	strip -g -o app app.g &&
 	build_workload other "$TEST_TMP/other" -g -O0 && strip -g other &&
-	(debuginfod -p "$PORT" -F srv -d "$TEST_TMP/db.sqlite" >server.log 2>&1 & echo $! >server.pid) &&
-	i=0 &&
-	# wait for the first scan; a miss is cached by the client, so drop it
-	until "$PERF" buildid-cache --debuginfod="$URL" -a app 2>/dev/null; do
-		rm -rf "$DEBUGINFOD_CACHE_PATH"
-		i=$((i + 1)); [ $i -lt 100 ] || { cat server.log; exit 1; }
-		sleep 0.2
-	done &&
+	debuginfod_start srv &&
+	debuginfod_fetch app &&
 	"$PERF" buildid-cache -r app && rm -rf "$DEBUGINFOD_CACHE_PATH"
 '
 
@@ -62,7 +47,7 @@ test_expect_success UNSHARE,ROOT 'source lines come from debuginfod when the sou
 
 test_expect_success 'after --cache the add works with the server stopped and its client cache gone' '
 	DEBUGINFOD_URLS="$URL" "$PERF" probe --cache -n -q -x "$TEST_TMP/app" -a "$SPEC" &&
-	stop_server &&
+	debuginfod_stop &&
 	rm -rf "$DEBUGINFOD_CACHE_PATH" &&
 	DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/app" -D "$SPEC" >actual &&
 	"$PERF" probe -q -x "$TEST_TMP/app.g" -D "$SPEC" | sed "s|/app.g:|/app:|" >expect &&
@@ -83,7 +68,7 @@ test_expect_success 'buildid-cache --debuginfod to a stopped server says so in o
 '
 
 test_expect_success 'a server that has no such build-id gives one clear line' '
-	(debuginfod -p "$PORT" -F srv -d "$TEST_TMP/db.sqlite" >server.log 2>&1 & echo $! >server.pid) &&
+	debuginfod_start srv &&
 	sleep 1 &&
 	test_refuses env DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/other" -D "other x" &&
 	grep -q "debuginfod" err
@@ -92,14 +77,14 @@ test_expect_success 'a server that has no such build-id gives one clear line' '
 test_expect_success 'buildid-cache --debuginfod keeps the debuginfo for offline use' '
 	"$PERF" buildid-cache -v --debuginfod="$URL" -a app 2>err &&
 	grep -q "^Fetching debuginfo of .* app: Ok$" err &&
-	stop_server && rm -rf "$DEBUGINFOD_CACHE_PATH" &&
+	debuginfod_stop && rm -rf "$DEBUGINFOD_CACHE_PATH" &&
 	"$PERF" probe --cache --del "handle*" -x app 2>/dev/null;
 	"$PERF" probe -q -x "$TEST_TMP/app" -D "handle r->len" >actual &&
 	grep -q "len=+0(-8(%bp)):s32" actual
 '
 
 test_expect_success 'the server is stopped' '
-	stop_server; ! kill -0 "$(cat server.pid)" 2>/dev/null
+	debuginfod_stop; ! kill -0 "$(cat server.pid)" 2>/dev/null
 '
 
 test_done

@@ -68,25 +68,15 @@ test_expect_success '-l names an event of the stripped binary through the cached
 	test_cmp_file expect.l actual.l
 '
 
-PORT=$((20000 + ($$ + 7919) % 20000))
-URL="http://127.0.0.1:$PORT"
-export DEBUGINFOD_CACHE_PATH="$TEST_TMP/client-cache"
-export DEBUGINFOD_TIMEOUT=10
-test_cleanup 'kill $(cat "$TEST_TMP/server.pid" 2>/dev/null) 2>/dev/null'
+debuginfod_setup
 
 test_expect_success DEBUGINFOD 'buildid-cache --debuginfod -a, then -V and -L offline with the server stopped' '
 	"$PERF" buildid-cache -r app && test_must_fail check_views "$TEST_TMP/app" 2>/dev/null &&
 	mkdir -p srv && cp keep/app.debug srv/ &&
-	(debuginfod -p "$PORT" -F srv -d "$TEST_TMP/db.sqlite" >server.log 2>&1 & echo $! >server.pid) &&
-	i=0 &&
-	# wait for the first scan; a miss is cached by the client, so drop it
-	until "$PERF" buildid-cache --debuginfod="$URL" -a app 2>/dev/null; do
-		rm -rf "$DEBUGINFOD_CACHE_PATH"
-		i=$((i + 1)); [ $i -lt 100 ] || { cat server.log; exit 1; }
-		sleep 0.2
-	done &&
+	debuginfod_start srv &&
+	debuginfod_fetch app &&
 	test -s "$(entry_of app)/debug" &&
-	kill "$(cat server.pid)" && rm -rf "$DEBUGINFOD_CACHE_PATH" &&
+	debuginfod_stop && rm -rf "$DEBUGINFOD_CACHE_PATH" &&
 	check_views "$TEST_TMP/app"
 '
 
