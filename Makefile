@@ -88,8 +88,9 @@ $(O)/tests/%: tools/perf/tests/unit/%.c $(O)/libperf-util.a | build-deps
 
 unit-tests: $(UNIT_BINS)
 
-# build-deps installed the test packages already (install-deps --test).
-test: $(PERF) $(UNIT_BINS)
+# build-deps installs the test packages (install-deps --test) even when
+# everything is built already.
+test: build-deps $(PERF) $(UNIT_BINS)
 	@O=$(O) PERF_BIN=$(abspath $(PERF)) SANITIZE=$(SANITIZE) sh tools/perf/tests/run.sh
 
 # libFuzzer targets: `make fuzz [FUZZ_SECONDS=N]` runs each N seconds.
@@ -125,10 +126,10 @@ $(FUZZ_O)/libperf-util.a: $(FUZZ_UTIL_OBJS)
 $(FUZZ_O)/fuzz-%: tools/perf/tests/fuzz/fuzz-%.c $(FUZZ_O)/libperf-util.a | build-deps
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_O)/libperf-util.a $(PKG_LIBS)
 
-fuzz: $(FUZZ_BINS)
+fuzz: build-deps $(FUZZ_BINS)
 	@sh tools/perf/tests/fuzz/run.sh $(FUZZ_O) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-demo: $(PERF)
+demo: build-deps $(PERF)
 	@sh examples/demo.sh
 
 # The files `make format` formats and `make check-format` checks.
@@ -165,5 +166,5 @@ clean:
 -include $(shell find $(O) $(FUZZ_O) -name '*.d' 2>/dev/null)
 
 # build-deps installed the benchmark packages (install-deps --bench).
-bench: $(PERF)
+bench: build-deps $(PERF)
 	@sh bench/run.sh
