@@ -99,12 +99,15 @@ void elf_notes__iter_init(struct elf_note_iter *it, const void *buf, size_t len,
 
 int elf_notes__next(struct elf_note_iter *it, struct elf_note *note)
 {
-	const unsigned char *p = it->buf + it->pos;
-	size_t left = it->len - it->pos;
+	const unsigned char *p;
+	size_t left;
 	uint64_t desc_off, next;
 
-	if (it->pos >= it->len)
+	/* An empty section may have no buffer at all: nothing to walk. */
+	if (!it->buf || it->pos >= it->len)
 		return 0;
+	p = (const unsigned char *)it->buf + it->pos;
+	left = it->len - it->pos;
 	if (left < 12) {
 		it->short_header = true;
 		it->pos = it->len;

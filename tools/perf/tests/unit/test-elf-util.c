@@ -63,6 +63,18 @@ static void test_truncated_notes_are_refused(void)
 	CHECK_INT(elf_notes__next(&it, &n), ==, -EBADMSG);
 }
 
+/* An empty SHT_NOTE section comes with no buffer (found by fuzz-build-id). */
+static void test_an_empty_note_section_has_no_notes(void)
+{
+	struct elf_note_iter it;
+	struct elf_note n;
+
+	elf_notes__iter_init(&it, NULL, 0, false, 4);
+	CHECK_INT(elf_notes__next(&it, &n), ==, 0);
+	elf_notes__iter_init(&it, NULL, 12, false, 4);
+	CHECK_INT(elf_notes__next(&it, &n), ==, 0);
+}
+
 static void test_addresses_and_offsets_go_through_pt_load(void)
 {
 	const struct elf_load_segment loads[] = {
@@ -109,5 +121,6 @@ static void test_this_program_opens_and_has_its_sections(void)
 }
 
 TESTS(TEST(test_notes_are_walked_with_their_padding), TEST(test_truncated_notes_are_refused),
+      TEST(test_an_empty_note_section_has_no_notes),
       TEST(test_addresses_and_offsets_go_through_pt_load),
       TEST(test_this_program_opens_and_has_its_sections));
