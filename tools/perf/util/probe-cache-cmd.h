@@ -4,7 +4,7 @@
 
 /*
  * perf probe --cache --list, --del, --export and --import: commands over
- * the probe caches (probe-file.h) of the build-id cache (build-id.h).
+ * the probe caches (probe-cache.h) of the build-id cache (build-id.h).
  * Each returns 0 or -errno after one message on stderr.
  */
 

@@ -6,7 +6,7 @@
  * The events files of tracefs (uprobe_events/kprobe_events): reading their
  * lines, all-or-nothing adds and deletes, unique event names, and the
  * kprobe blacklist.  Works on lines of text only ("p:grp/ev /bin/x:0x1139");
- * parsing them into structures is probe-event.c's business.
+ * parsing them into structures is probe-spec.c's business.
  *
  * Owns: the events files and the blacklist file, and the test seam
  * (struct probe_file_ops) through which they are written.
