@@ -378,12 +378,12 @@ int probe_cache__remove_sdt_entries(struct probe_cache *pc)
 void probe_cache__strerror(enum probe_cache_doing doing, int err, const char *where,
 			   const char *detail, struct strbuf *msg)
 {
-	static const char *const verb[] = {
+	static const char *const verb[PROBE_CACHE_NR_DOING] = {
 		[PROBE_CACHE_LIST] = "read",   [PROBE_CACHE_USE] = "read",
 		[PROBE_CACHE_UPDATE] = "open", [PROBE_CACHE_EXPORT] = "read",
 		[PROBE_CACHE_IMPORT] = "read", [PROBE_CACHE_WRITE] = "write",
 	};
-	static const char *const consequence[] = {
+	static const char *const consequence[PROBE_CACHE_NR_DOING] = {
 		[PROBE_CACHE_UPDATE] = " (left as it is)",
 		[PROBE_CACHE_EXPORT] = "; nothing exported",
 		[PROBE_CACHE_IMPORT] = "; nothing was imported",

@@ -131,6 +131,7 @@ enum probe_cache_doing {
 	PROBE_CACHE_EXPORT, /* reading it into a bundle: nothing is exported */
 	PROBE_CACHE_IMPORT, /* checking it before an import: nothing is imported */
 	PROBE_CACHE_WRITE,  /* writing it back (probe_cache__commit()) */
+	PROBE_CACHE_NR_DOING
 };
 
 /*
