@@ -595,15 +595,50 @@ int show_probe_trace_definitions(struct perf_probe_event *pevs, int npevs)
 }
 
 /*
+ * The event an earlier trace event of the same spec, group and name was
+ * given (@bases: the names as resolved), or NULL.  The kernel appends a
+ * probe to an event of the same name and arguments (README "Create/append/"),
+ * so as with perf one event then stands for all the places of a spec.
+ * Arguments of other names or types (SDT markers of one name) it refuses
+ * ("File exists", where perf 6.1 fails): those places take numbered names.
+ */
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool same_trace_args(const struct probe_trace_event *a, const struct probe_trace_event *b)
+{
+	if (a->nargs != b->nargs || a->point.retprobe != b->point.retprobe)
+		return false;
+	for (int i = 0; i < a->nargs; i++)
+		if (!same_str(a->args[i].name, b->args[i].name) ||
+		    !same_str(a->args[i].type, b->args[i].type))
+			return false;
+	return true;
+}
+
+static const char *probe_batch__same_event(const struct probe_batch *b, char *const *bases, int i)
+{
+	for (int j = i - 1; j >= 0 && b->from[j] == b->from[i]; j--)
+		if (!strcmp(bases[j], bases[i]) && !strcmp(b->tevs[j].group, b->tevs[i].group))
+			return same_trace_args(&b->tevs[j], &b->tevs[i]) ? b->tevs[j].event : NULL;
+	return NULL;
+}
+
+/*
  * Give every trace event a name not taken in tracefs nor earlier in the
- * batch.  Events of one spec that resolved to several places take
- * numbered names as with -f.
+ * batch, except that the places of one spec share one event when the
+ * kernel can append probes to an event.  Without that, and after the first
+ * place of a spec, names are numbered as with -f (perf's rule).
  */
 static int probe_batch__name_events(struct probe_batch *b, bool uprobes)
 {
 	char **names = NULL;
 	int nr = probe_file__get_event_names(uprobes, &names);
 	int ret = 0;
+	bool append = tracefs__readme_has("*Create/append/*") == 1;
+	char **bases = xzalloc(sizeof(*bases) * (b->ntevs ? b->ntevs : 1));
 
 	if (nr < 0 && probe_conf.dry_run) {
 		/* -n writes nothing: without tracefs (not root) names are unchecked. */
@@ -613,15 +648,25 @@ static int probe_batch__name_events(struct probe_batch *b, bool uprobes)
 	} else if (nr < 0) {
 		pr_err("Error: Failed to read the %s events: %s\n", uprobes ? "uprobe" : "kprobe",
 		       probe_file__strerror(nr));
+		free(bases);
 		return nr;
 	}
 	for (int i = 0; i < b->ntevs && !ret; i++) {
 		struct probe_trace_event *tev = &b->tevs[i];
-		bool several = (i > 0 && b->from[i - 1] == b->from[i]) ||
-			       (i + 1 < b->ntevs && b->from[i + 1] == b->from[i]);
-		char *name = probe_file__unique_event_name(tev->group, tev->event, names, nr,
-							   probe_conf.force_add || several, &ret);
+		bool later = i > 0 && b->from[i - 1] == b->from[i];
+		const char *same;
+		char *name;
 		struct strbuf full = STRBUF_INIT;
+
+		bases[i] = xstrdup(tev->event);
+		same = append ? probe_batch__same_event(b, bases, i) : NULL;
+		if (same) {
+			free(tev->event);
+			tev->event = xstrdup(same);
+			continue;
+		}
+		name = probe_file__unique_event_name(tev->group, tev->event, names, nr,
+						     probe_conf.force_add || later, &ret);
 
 		if (!name) {
 			if (ret == -EEXIST)
@@ -639,6 +684,9 @@ static int probe_batch__name_events(struct probe_batch *b, bool uprobes)
 		names[nr++] = strbuf_detach(&full, NULL);
 	}
 	probe_file__free_lines(names, nr);
+	for (int i = 0; i < b->ntevs; i++)
+		free(bases[i]);
+	free(bases);
 	return ret;
 }
 
@@ -784,6 +832,9 @@ static void probe_batch__unwrite(const struct probe_batch *b, bool uprobes)
 	for (int i = 0; i < b->ntevs; i++) {
 		struct strbuf name = STRBUF_INIT;
 
+		if (i > 0 && !strcmp(b->tevs[i - 1].event, b->tevs[i].event) &&
+		    !strcmp(b->tevs[i - 1].group, b->tevs[i].group))
+			continue; /* one event of several places, removed whole */
 		strbuf_addf(&name, "%s:%s", b->tevs[i].group, b->tevs[i].event);
 		probe_file__del_events(uprobes, name.buf, NULL, NULL, NULL);
 		strbuf_release(&name);

@@ -239,6 +239,28 @@ static int delete_event_in_plain_file(int fd, const char *group, const char *eve
 	return ret;
 }
 
+/*
+ * Does a line before @i define GROUP:EVENT too?  The kernel appends probes
+ * to an event of the same name (README "Create/append/"): one "-:" removes
+ * them all, so the event is deleted once.
+ */
+static bool event_seen_before(char *const *lines, int i, const char *group, const char *event)
+{
+	for (int j = 0; j < i; j++) {
+		char *g, *e;
+		bool same;
+
+		if (probe_file__line_event(lines[j], &g, &e) < 0)
+			continue;
+		same = !strcmp(g, group) && !strcmp(e, event);
+		free(g);
+		free(e);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
 static int delete_event(int fd, const char *group, const char *event)
 {
 	const struct probe_file_ops *o = probe_file__ops();
@@ -270,6 +292,11 @@ int probe_file__add_lines(int fd, char *const *lines, int nr, int *failed, struc
 
 			if (probe_file__line_event(lines[i], &group, &event) < 0)
 				continue;
+			if (event_seen_before(lines, i, group, event)) {
+				free(group);
+				free(event);
+				continue;
+			}
 			if (delete_event(fd, group, event) < 0)
 				pr_warning("Failed to remove event %s:%s again\n", group, event);
 			free(group);
@@ -309,7 +336,8 @@ int probe_file__del_events(bool uprobe, const char *filter, char ***removed, int
 
 		if (probe_file__line_event(lines[i], &group, &event) < 0)
 			continue;
-		if (!probe_event_match_filter(filter, group, event))
+		if (!probe_event_match_filter(filter, group, event) ||
+		    event_seen_before(lines, i, group, event))
 			goto next;
 		if (fd < 0) {
 			fd = probe_file__open(uprobe, O_WRONLY);
