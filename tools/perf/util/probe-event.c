@@ -165,6 +165,21 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 				   : "the kernel");
 		return -ENOENT;
 	}
+	if (!strpbrk(pp->function, "*?[")) {
+		/* Data (a global counter) never runs: perf places no probe there. */
+		int nfuncs = 0;
+
+		for (int i = 0; i < nsyms; i++)
+			if (syms[i]->type != STT_OBJECT)
+				syms[nfuncs++] = syms[i];
+		if (!nfuncs) {
+			pr_err("Error: Probe point '%s' not found: it is a data symbol (OBJECT), not a function\n",
+			       pp->function);
+			free(syms);
+			return -ENOENT;
+		}
+		nsyms = nfuncs;
+	}
 	if (nsyms > probe_conf.max_probes) {
 		free(syms);
 		pr_err("Error: Too many (%d) probe points found for %s; the limit is %d (--max-probes).\n",

@@ -101,4 +101,22 @@ test_expect_success SYSTEM_PERF_PROBE 'a line in a loop writes the lines the sys
 	! grep -q "^p:${G}" "$TRACEFS/uprobe_events"
 '
 
+# 2. Data symbols never run.
+
+test_expect_success 'a data symbol is refused, with DWARF or without' '
+	test_refuses "$PERF" probe -x "$TEST_TMP/compat14" -D hits &&
+	grep -q "^Error: Probe point .hits. not found: it is a data symbol" err &&
+	test_refuses "$PERF" probe -x "$TEST_TMP/stripped" -D hits &&
+	grep -q "data symbol" err
+'
+
+test_expect_success ROOT,TRACEFS 'adding a data symbol writes nothing' '
+	test_refuses --tracefs "$PERF" probe -x "$TEST_TMP/stripped" -a "$G:h=hits"
+'
+
+test_expect_success SYSTEM_PERF 'the system perf refuses it too' '
+	! "$SYSTEM_PERF" probe -x "$TEST_TMP/stripped" -D hits >out 2>/dev/null &&
+	! test -s out
+'
+
 test_done
