@@ -188,6 +188,11 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 	}
 	tevs = xzalloc(sizeof(*tevs) * nsyms);
 	for (int i = 0; i < nsyms && !ret; i++) {
+		if (syms[i]->type == STT_GNU_IFUNC) /* perf's words */
+			pr_warning(
+				"Warning: The probe function (%s) is a GNU indirect function.\n"
+				"Consider identifying the final function used at run time and set the probe directly on that.\n",
+				pp->function);
 		if (t->uprobes)
 			ret = symbol_elf__uprobe_place(t->syms, syms[i], pp->offset, pp->retprobe,
 						       &pl);
@@ -457,6 +462,13 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 	struct debuginfo *dbg = NULL;
 	int ret = 0, n;
 
+	if (!need && t->uprobes && pev->point.function && !strpbrk(pev->point.function, "*?[") &&
+	    !probe_target__try_symbols(t) &&
+	    symbol_elf__has_versions(t->syms, pev->point.function)) {
+		/* A versioned name is its default version: the symbol table's. */
+		pr_debug("%s is versioned: placed by the symbol table\n", pev->point.function);
+		return 0;
+	}
 	if (pev->point.function || pev->point.file)
 		ret = probe_target__open_debuginfo(t, &dbg);
 	else if (!need)
@@ -546,10 +558,18 @@ static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
 	if (ret)
 		return ret;
 	ret = find_probe_trace_events_from_cache(pev, &t, tevs);
-	if (!ret)
+	if (ret > 0)
+		pr_debug("%d places from the probe cache or SDT notes\n", ret);
+	if (!ret) {
 		ret = find_probe_trace_events_from_dwarf(pev, &t, tevs);
-	if (!ret)
+		if (ret > 0)
+			pr_debug("%d places from DWARF\n", ret);
+	}
+	if (!ret) {
 		ret = find_probe_trace_events_from_symbols(pev, &t, tevs);
+		if (ret > 0)
+			pr_debug("%d places from the symbol table\n", ret);
+	}
 	probe_target__clear(&t);
 	return ret;
 }

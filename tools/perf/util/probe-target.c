@@ -71,6 +71,17 @@ int probe_target__init(struct probe_target *t, const struct perf_probe_event *pe
 	return 0;
 }
 
+int probe_target__try_symbols(struct probe_target *t)
+{
+	if (t->syms)
+		return 0;
+	if (t->path)
+		return symbol_elf__load(t->path, &t->syms);
+	if (probe_conf.vmlinux)
+		return symbol_elf__load(probe_conf.vmlinux, &t->syms);
+	return symbol_elf__load_kallsyms(NULL, &t->syms);
+}
+
 int probe_target__symbols(struct probe_target *t)
 {
 	const char *what;
@@ -78,12 +89,7 @@ int probe_target__symbols(struct probe_target *t)
 
 	if (t->syms)
 		return 0;
-	if (t->path)
-		ret = symbol_elf__load(t->path, &t->syms);
-	else if (probe_conf.vmlinux)
-		ret = symbol_elf__load(probe_conf.vmlinux, &t->syms);
-	else
-		ret = symbol_elf__load_kallsyms(NULL, &t->syms);
+	ret = probe_target__try_symbols(t);
 	if (!ret)
 		return 0;
 	what = t->path ? t->path : probe_conf.vmlinux ? probe_conf.vmlinux : "/proc/kallsyms";

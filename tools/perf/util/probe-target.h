@@ -67,6 +67,9 @@ const char *probe_target__name(const struct probe_target *t);
  */
 int probe_target__symbols(struct probe_target *t);
 
+/* The same without a message (a question that may go unanswered). */
+int probe_target__try_symbols(struct probe_target *t);
+
 /*
  * The segment layout of a uprobe target (to turn addresses into file
  * offsets): the loaded symbols' when there are, else the layout alone.

@@ -478,6 +478,19 @@ int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
 	return nr;
 }
 
+bool symbol_elf__has_versions(const struct symbol_elf *se, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < se->nr_syms; i++) {
+		const struct elf_symbol *s = &se->syms[i];
+
+		if (!s->plt && !strncmp(s->name, name, len) && s->name[len] == '@')
+			return true;
+	}
+	return false;
+}
+
 int symbol_elf__find_glob(const struct symbol_elf *se, const char *pattern,
 			  const struct elf_symbol ***out)
 {

@@ -112,6 +112,14 @@ int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
 			  const struct elf_symbol ***out);
 
 /*
+ * Is @name versioned in @se: a symbol "@name@VER" or "@name@@VER" (not a
+ * PLT entry)?  Then the name means the default version's symbol, which
+ * DWARF's subprogram of that name need not be (glibc's memcpy is
+ * memcpy@GLIBC_2.2.5 in DWARF, memcpy@@GLIBC_2.14 an IFUNC).
+ */
+bool symbol_elf__has_versions(const struct symbol_elf *se, const char *name);
+
+/*
  * The functions (elf_symbol__is_function()) whose name matches the glob
  * @pattern (fnmatch), one per address (aliases: the first by name),
  * sorted by address.  Count and *@out as above.

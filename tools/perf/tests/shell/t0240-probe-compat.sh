@@ -119,4 +119,28 @@ test_expect_success SYSTEM_PERF 'the system perf refuses it too' '
 	! test -s out
 '
 
+# 3. A versioned name is its default version; IFUNCs are warned about.
+
+test_expect_success LIBC,SYSTEM_PERF 'memcpy is memcpy@@GLIBC_2.14, with perf'"'"'s IFUNC warning' '
+	test_same_as_system_perf --stderr probe -x "$LIBC" -D memcpy &&
+	grep -q "^Warning: The probe function (memcpy) is a GNU indirect function.$" ours.err
+'
+
+test_expect_success LIBC,SYSTEM_PERF 'strlen: the same warning, as perf' '
+	test_same_as_system_perf --stderr probe -x "$LIBC" -D strlen &&
+	grep -q "GNU indirect function" ours.err
+'
+
+test_expect_success LIBC 'memcpy%return returns from the default version too, warned' '
+	"$PERF" probe -x "$LIBC" -D memcpy >entry 2>/dev/null &&
+	"$PERF" probe -x "$LIBC" -D "memcpy%return" >ret 2>err &&
+	test "$(sed "s/.* //" entry)" = "$(sed "s/.* //" ret)" &&
+	grep -q "GNU indirect function" err
+'
+
+test_expect_success LIBC '-q silences the warning' '
+	"$PERF" probe -q -x "$LIBC" -D memcpy >out 2>err &&
+	test_line_count = 1 out && ! test -s err
+'
+
 test_done
