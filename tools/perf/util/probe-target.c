@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "util/build-id.h"
@@ -45,6 +46,57 @@ static char *module_name(const char *target)
 	return xstrndup(base, n);
 }
 
+/* Does @line of modules.dep name module @name ("kernel/fs/ext4/ext4.ko.xz: ...")? */
+static bool modules_dep_names(const char *line, const char *name)
+{
+	const char *colon = strchr(line, ':'), *base;
+	size_t n = strlen(name);
+
+	if (!colon)
+		return false;
+	base = line;
+	for (const char *p = line; p < colon; p++)
+		if (*p == '/')
+			base = p + 1;
+	for (size_t i = 0; i < n; i++, base++)
+		if (*base != name[i] && !(strchr("-_", *base) && strchr("-_", name[i])))
+			return false;
+	return !strncmp(base, ".ko", 3);
+}
+
+/*
+ * Is @name a module of the running kernel: loaded (/sys/module/NAME with
+ * an initstate, which built-in parts lack), or installed
+ * (/lib/modules/RELEASE/modules.dep)?  '-' and '_' are one, as for modprobe.
+ */
+static bool module_known(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct utsname u;
+	char *line = NULL;
+	size_t cap = 0;
+	bool found;
+	FILE *f;
+
+	strbuf_addf(&sb, "/sys/module/%s/initstate", name);
+	for (size_t i = strlen("/sys/module/"); i < strlen("/sys/module/") + strlen(name); i++)
+		if (sb.buf[i] == '-')
+			sb.buf[i] = '_';
+	found = access(sb.buf, F_OK) == 0;
+	strbuf_reset(&sb);
+	if (!found && !uname(&u)) {
+		strbuf_addf(&sb, "/lib/modules/%s/modules.dep", u.release);
+		f = fopen(sb.buf, "r");
+		while (f && !found && getline(&line, &cap, f) > 0)
+			found = modules_dep_names(line, name);
+		if (f)
+			fclose(f);
+	}
+	free(line);
+	strbuf_release(&sb);
+	return found;
+}
+
 int probe_target__init(struct probe_target *t, const struct perf_probe_event *pev)
 {
 	memset(t, 0, sizeof(*t));
@@ -65,8 +117,14 @@ int probe_target__init(struct probe_target *t, const struct perf_probe_event *pe
 		}
 	} else if (pev->target) {
 		t->module = module_name(pev->target);
-		if (strchr(pev->target, '/'))
+		if (strchr(pev->target, '/')) {
 			t->path = xstrdup(pev->target);
+		} else if (!module_known(pev->target)) {
+			/* perf's words; it goes on to write "MOD:_text+..." anyway. */
+			pr_err("Error: Failed to find module %s.\n", pev->target);
+			probe_target__clear(t);
+			return -ENOENT;
+		}
 	}
 	return 0;
 }

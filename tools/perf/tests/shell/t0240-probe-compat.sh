@@ -143,4 +143,16 @@ test_expect_success LIBC '-q silences the warning' '
 	test_line_count = 1 out && ! test -s err
 '
 
+# 4. An unknown module.
+
+test_expect_success 'an unknown module is refused with perf'"'"'s words' '
+	test_refuses "$PERF" probe -m nosuchmod -D vfs_read &&
+	grep -q "^Error: Failed to find module nosuchmod.$" err
+'
+
+test_expect_success SYSTEM_PERF 'the system perf fails on it too (exit 234)' '
+	! "$SYSTEM_PERF" probe -m nosuchmod -D vfs_read 2>err &&
+	grep -q "Failed to add events" err
+'
+
 test_done
