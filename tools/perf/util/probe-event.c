@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -460,6 +461,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 	bool need = perf_probe_event_need_dwarf(pev);
 	struct probe_finder_opts opts = { 0 };
 	struct debuginfo *dbg = NULL;
+	bool glob;
 	int ret = 0, n;
 
 	if (!need && t->uprobes && pev->point.function && !strpbrk(pev->point.function, "*?[") &&
@@ -502,7 +504,12 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		ret = probe_target__symbols(t);
 	if (ret)
 		goto out;
-	opts.max_probes = probe_conf.max_probes;
+	/*
+	 * A glob over the limit fails whole, with one line (perf: "Too many
+	 * functions matched"): the symbol table must not add a part of it.
+	 */
+	glob = pev->point.function && strpbrk(pev->point.function, "*?[");
+	opts.max_probes = glob ? INT_MAX : probe_conf.max_probes;
 	opts.no_inlines = probe_conf.no_inlines;
 	opts.quiet_missing = !need;
 	if (t->uprobes) {
@@ -510,6 +517,14 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		opts.ctx = (void *)probe_target__layout(t);
 	}
 	n = debuginfo__find_trace_events(dbg, pev, &opts, tevs);
+	if (glob && n > probe_conf.max_probes) {
+		pr_err("Error: Too many functions matched in %s: %d probe points for %s, more than --max-probes %d\n",
+		       probe_target__name(t), n, pev->point.function, probe_conf.max_probes);
+		free_trace_events(*tevs, n);
+		*tevs = NULL;
+		ret = -E2BIG;
+		goto out;
+	}
 	if ((n == -ENOENT || n == -E2BIG) && !need) {
 		/*
 		 * Not in DWARF (an assembler function, a PLT entry), or inlined

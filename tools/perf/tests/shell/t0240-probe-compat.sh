@@ -155,4 +155,24 @@ test_expect_success SYSTEM_PERF 'the system perf fails on it too (exit 234)' '
 	grep -q "Failed to add events" err
 '
 
+# 5. --max-probes: a glob over the limit adds nothing.
+
+test_expect_success SYSTEM_PERF 'under the limit a glob is placed as perf places it' '
+	test_same_as_system_perf probe -x "$TEST_TMP/compat14" --max-probes 2 -D "[bs]*"
+'
+
+test_expect_success 'over the limit a glob fails with one line' '
+	test_refuses "$PERF" probe -x "$TEST_TMP/compat14" --max-probes 1 -D "[bs]*" &&
+	grep -q "Too many functions matched in $TEST_TMP/compat14" err
+'
+
+test_expect_success ROOT,TRACEFS 'over the limit a glob adds nothing' '
+	test_refuses --tracefs "$PERF" probe -x "$TEST_TMP/compat14" --max-probes 1 -a "[bs]*"
+'
+
+test_expect_success SYSTEM_PERF 'the system perf fails too' '
+	! "$SYSTEM_PERF" probe -x "$TEST_TMP/compat14" --max-probes 1 -D "[bs]*" 2>err &&
+	grep -q "Too many functions matched" err
+'
+
 test_done
