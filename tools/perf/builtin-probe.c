@@ -41,7 +41,8 @@ struct probe_params {
 	struct str_list defs;	      /* -D values */
 	struct str_list del;	      /* -d values */
 	struct str_list vars;	      /* -V values */
-	const char *line;	      /* -L */
+	const char *line;	      /* -L, the first one */
+	int nlines;		      /* how many -L */
 	int list;		      /* -l given */
 	struct str_list lists;	      /* -l FILTER values, or'ed */
 	int funcs;		      /* -F given */
@@ -118,6 +119,16 @@ static int opt_list(const struct option *opt, const char *arg, int unset)
 	p->list = 1;
 	if (arg)
 		str_list_append(&p->lists, arg);
+	return 0;
+}
+
+/* -L: perf takes the first and warns of the others. */
+static int opt_line(const struct option *opt, const char *arg, int unset)
+{
+	struct probe_params *p = opt->value;
+
+	if (!p->nlines++)
+		p->line = arg;
 	return 0;
 }
 
@@ -224,8 +235,8 @@ int cmd_probe(int argc, const char **argv)
 			    "Show external variables too (with --vars only)"),
 		OPT_BOOLEAN(0, "range", &p.range,
 			    "Show variables location range in scope (with --vars only)"),
-		OPT_STRING('L', "line", &p.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
-			   "Show source code lines."),
+		OPT_CALLBACK('L', "line", &p, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			     "Show source code lines.", opt_line),
 		OPT_BOOLEAN('f', "force", &p.force, "forcibly add events with existing name"),
 		OPT_OPTARG_CALLBACK('F', "funcs", &p, "[FILTER]",
 				    "Show potential probe-able functions.", opt_funcs),
@@ -259,6 +270,9 @@ int cmd_probe(int argc, const char **argv)
 		return 0;
 	if (argc < 0)
 		return 129;
+	if (p.nlines > 1)
+		pr_warning(
+			"Warning: more than one --line options are detected. Only the first one is valid.\n");
 	probe_conf.force_add = p.force;
 	probe_conf.dry_run = p.dry_run;
 	probe_conf.cache = p.cache;

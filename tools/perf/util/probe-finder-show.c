@@ -287,6 +287,15 @@ static int print_lines(const char *path, const bool *code, int nlines, int start
 	return 0;
 }
 
+/* Has any line of [@start, @end] (@end < 0: to the end) code? */
+static bool range_has_code(const bool *code, int nlines, int start, int end)
+{
+	for (int ln = start > 0 ? start : 1; ln < nlines && (end < 0 || ln <= end); ln++)
+		if (code[ln])
+			return true;
+	return false;
+}
+
 /* The number of lines of the file at @path, plus one; 0 when unreadable. */
 static int count_lines(const char *path)
 {
@@ -402,10 +411,19 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		for (int i = 1; i < nlines; i++)
 			if (code[i])
 				last = i;
-		printf("<%s@%s:%d>\n", func, path, start);
 		/* Without an end perf shows the function and three lines more. */
-		ret = print_lines(real, code, nlines, decl + start, end < 0 ? last + 3 : decl + end,
-				  decl);
+		end = end < 0 ? last + 3 : decl + end;
+		if (!range_has_code(code, nlines, decl + start, end)) {
+			/* A range without code is an error, as perf has it. */
+			pr_err("Specified source line is not found.\n");
+			free(code);
+			free(real);
+			func_list__clear(&fl);
+			return -ENOENT;
+		}
+		/* The header names the file read, as perf's does. */
+		printf("<%s@%s:%d>\n", func, real, start);
+		ret = print_lines(real, code, nlines, decl + start, end, decl);
 		free(code);
 		free(real);
 		func_list__clear(&fl);
@@ -419,11 +437,15 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		pr_err("Failed to find source file path.\n");
 		return -ENOENT;
 	}
-	printf("<%s:%d>\n", fl.path, start);
-	{
+	if (!range_has_code(fl.code, fl.nlines, start, end)) {
+		/* perf fails there too, with EOPNOTSUPP (exit 161). */
+		pr_err("Specified source line is not found.\n");
+		ret = -EOPNOTSUPP;
+	} else {
 		struct first_cu_path w = { dbg, fl.path, NULL };
 
 		die_for_each_cu(debuginfo__dwarf(dbg), first_cu_path_one, &w);
+		printf("<%s:%d>\n", w.real ? w.real : fl.path, start);
 		ret = print_lines(w.real ? w.real : fl.path, fl.code, fl.nlines, start, end, 0);
 		free(w.real);
 	}
