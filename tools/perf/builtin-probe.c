@@ -53,7 +53,11 @@ struct probe_params {
 	const char *export_file, *import_file;
 	const char *module; /* -m */
 	int dry_run, force, cache, no_inlines, externs, range;
+	int bare; /* the index in add of the spec of the bare words, or -1 */
 };
+
+/* perf parses -a and -D values as options: a bad one is a usage error. */
+#define STATUS_USAGE 129
 
 /* Parse every spec before anything is resolved: a bad one stops all. */
 static int parse_specs(struct str_list *specs, struct perf_probe_event **pevs_out)
@@ -90,6 +94,8 @@ static int run_add(struct str_list *specs, const struct probe_params *p, bool de
 	struct perf_probe_event *pevs;
 	int ret = parse_specs(specs, &pevs);
 
+	if (ret && (definition || p->bare < 0 || specs->nr > 1))
+		return STATUS_USAGE;
 	if (ret)
 		return ret;
 	set_targets(pevs, specs->nr, p);
@@ -218,7 +224,7 @@ static int run_vars(const struct probe_params *p)
 
 int cmd_probe(int argc, const char **argv)
 {
-	struct probe_params p = { 0 };
+	struct probe_params p = { .bare = -1 };
 	struct strbuf bare = STRBUF_INIT;
 	char *list_filter = NULL, *funcs_filter = NULL;
 	int modes, ret = 0;
@@ -283,6 +289,7 @@ int cmd_probe(int argc, const char **argv)
 	if (argc > 0) {
 		for (int i = 0; i < argc; i++)
 			strbuf_addf(&bare, "%s%s", i ? " " : "", argv[i]);
+		p.bare = p.add.nr;
 		str_list_append(&p.add, bare.buf);
 	}
 
