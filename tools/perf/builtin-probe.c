@@ -359,6 +359,8 @@ int cmd_probe(int argc, const char **argv)
 					   funcs_filter);
 	} else if (p.del.nr) {
 		ret = del_perf_probe_events(p.del.items, p.del.nr);
+		if (ret == -EBUSY) /* perf 6.1 exits 254 for an enabled event too */
+			ret = -ENOENT;
 	} else if (p.defs.nr) {
 		ret = run_add(&p.defs, &p, true);
 	} else {

@@ -100,6 +100,11 @@ added_same_as_perf() {
 	test_same_as_system_perf --stderr probe -n -x app "$@"
 }
 
+test_expect_success ROOT,TRACEFS 'a real add shows the same canonical lines' '
+	"$PERF" probe -x app -a "$G:r1=src/app.c:16 c.peer" 2>err &&
+	grep -q "^  $G:r1  *(on @src/app.c:16 in $TEST_TMP/app with peer=c.peer)$" err
+'
+
 test_expect_success SYSTEM_PERF_PROBE '-n prints the Added new event block as perf does' '
 	added_same_as_perf "$G:n1=handle" &&
 	grep -q "^Added new event:$" ours.err &&
@@ -176,6 +181,16 @@ test_expect_success SYSTEM_PERF_PROBE 'an existing event (239) and nothing to de
 	test "$_ours" = 239 &&
 	test_same_as_system_perf --status probe -d "$G:nothing" &&
 	test "$_ours" = 254
+'
+
+test_expect_success SYSTEM_PERF_PROBE '-d of an enabled event: 254 as perf, and nothing deleted' '
+	"$PERF" probe -q -x app -a "$G:z1=handle" -a "$G:z2=main" &&
+	test_when_finished "echo 0 >\"$TRACEFS/events/$G/z1/enable\"" &&
+	echo 1 >"$TRACEFS/events/$G/z1/enable" &&
+	test_same_as_system_perf --status probe -d "$G:z*" &&
+	test "$_ours" = 254 &&
+	"$PERF" probe -l "$G:z*" >out &&
+	test_line_count = 2 out
 '
 
 test_done
