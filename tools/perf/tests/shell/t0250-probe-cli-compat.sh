@@ -133,6 +133,13 @@ test_expect_success SYSTEM_PERF_PROBE 'the Added new event lines name the argume
 	added_same_as_perf "$G:m6=handle%return \$retval"
 '
 
+test_expect_success SYSTEM_PERF_PROBE,SDT 'an SDT event is announced by its marker, as perf' '
+	build_workload sdtprog sdtprog &&
+	test_same_as_system_perf --stderr probe -n -x sdtprog %small &&
+	grep -q "(on %small in $TEST_TMP/sdtprog" ours.err &&
+	test_same_as_system_perf --stderr probe -n -x sdtprog %foo__bar
+'
+
 # 5. -L.
 test_expect_success '-L names the file it reads in its header, as perf' '
 	test_same_as_system_perf probe -x app -L handle &&
