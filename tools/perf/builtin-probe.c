@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "util/debug.h"
@@ -17,6 +18,7 @@
 #include "util/probe-event.h"
 #include "util/probe-show.h"
 #include "util/strbuf.h"
+#include "util/strfilter.h"
 #include "util/util.h"
 
 #define DEFAULT_FUNC_FILTER "!_* & !*@plt"
@@ -35,20 +37,27 @@ static const char *const probe_usage[] = {
 #define PROBEDEF_HELP "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]"
 
 struct probe_params {
-	struct str_list add;   /* -a values: one spec each */
-	struct str_list defs;  /* -D values */
-	struct str_list del;   /* -d values */
-	struct str_list vars;  /* -V values */
-	const char *line;      /* -L */
-	const char *list;      /* -l [FILTER] */
-	const char *funcs;     /* -F [FILTER] */
-	const char *filter;    /* --filter */
-	const char *exec;      /* -x */
-	struct str_list execs; /* every -x, for --export */
+	struct str_list add;	      /* -a values: one spec each */
+	struct str_list defs;	      /* -D values */
+	struct str_list del;	      /* -d values */
+	struct str_list vars;	      /* -V values */
+	const char *line;	      /* -L, the first one */
+	int nlines;		      /* how many -L */
+	int list;		      /* -l given */
+	struct str_list lists;	      /* -l FILTER values, or'ed */
+	int funcs;		      /* -F given */
+	struct str_list func_filters; /* -F FILTER, -F (the default), --filter: or'ed */
+	const char *filter;	      /* --filter, the last one (for -V) */
+	const char *exec;	      /* -x */
+	struct str_list execs;	      /* every -x, for --export */
 	const char *export_file, *import_file;
 	const char *module; /* -m */
 	int dry_run, force, cache, no_inlines, externs, range;
+	int bare; /* the index in add of the spec of the bare words, or -1 */
 };
+
+/* perf parses -a and -D values as options: a bad one is a usage error. */
+#define STATUS_USAGE 129
 
 /* Parse every spec before anything is resolved: a bad one stops all. */
 static int parse_specs(struct str_list *specs, struct perf_probe_event **pevs_out)
@@ -85,6 +94,8 @@ static int run_add(struct str_list *specs, const struct probe_params *p, bool de
 	struct perf_probe_event *pevs;
 	int ret = parse_specs(specs, &pevs);
 
+	if (ret && (definition || p->bare < 0 || specs->nr > 1))
+		return STATUS_USAGE;
 	if (ret)
 		return ret;
 	set_targets(pevs, specs->nr, p);
@@ -104,6 +115,92 @@ static int opt_exec(const struct option *opt, const char *arg, int unset)
 	p->exec = arg;
 	str_list_append(&p->execs, arg);
 	return 0;
+}
+
+/* -l [FILTER]: every filter given is one more alternative. */
+static int opt_list(const struct option *opt, const char *arg, int unset)
+{
+	struct probe_params *p = opt->value;
+
+	p->list = 1;
+	if (arg)
+		str_list_append(&p->lists, arg);
+	return 0;
+}
+
+/* -L: perf takes the first and warns of the others. */
+static int opt_line(const struct option *opt, const char *arg, int unset)
+{
+	struct probe_params *p = opt->value;
+
+	if (!p->nlines++)
+		p->line = arg;
+	return 0;
+}
+
+/* -F [FILTER]: perf or's each filter, the default one for a bare -F. */
+static int opt_funcs(const struct option *opt, const char *arg, int unset)
+{
+	struct probe_params *p = opt->value;
+
+	p->funcs = 1;
+	str_list_append(&p->func_filters, arg ? arg : DEFAULT_FUNC_FILTER);
+	return 0;
+}
+
+/* --filter: the filter of -V, and one more alternative for -F. */
+static int opt_filter(const struct option *opt, const char *arg, int unset)
+{
+	struct probe_params *p = opt->value;
+
+	p->filter = arg;
+	str_list_append(&p->func_filters, arg);
+	return 0;
+}
+
+/* Filters or'ed into one ("(a)|(b)"), NULL for none; free it. */
+static char *or_filters(const struct str_list *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!l->nr)
+		return NULL;
+	if (l->nr == 1)
+		return xstrdup(l->items[0]);
+	for (int i = 0; i < l->nr; i++)
+		strbuf_addf(&sb, "%s(%s)", i ? "|" : "", l->items[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A filter that does not parse is a usage error, as in perf: where and
+ * what, then the usage (exit 129).
+ */
+static bool filter_ok(const char *filter)
+{
+	const char *err = NULL;
+	struct strfilter *sf;
+	int pos;
+
+	if (!filter)
+		return true;
+	sf = strfilter__new(filter, &err);
+	if (sf) {
+		strfilter__delete(sf);
+		return true;
+	}
+	pos = err ? (int)(err - filter) + 1 : 1;
+	pr_err("Filter parse error at %d.\nSource: \"%s\"\n%*s^\n", pos, filter, 8 + pos, "");
+	return false;
+}
+
+/* 0 stays 0, -errno becomes 256 - errno as perf exits, a status stays. */
+static int exit_status(int ret)
+{
+	if (ret >= 0)
+		return ret;
+	ret = (256 + ret) & 0xff;
+	return ret ? ret : 1;
 }
 
 #define DEFAULT_VAR_FILTER "!__k???tab_* & !__crc_*"
@@ -127,9 +224,9 @@ static int run_vars(const struct probe_params *p)
 
 int cmd_probe(int argc, const char **argv)
 {
-	struct probe_params p = { 0 };
+	struct probe_params p = { .bare = -1 };
 	struct strbuf bare = STRBUF_INIT;
-	struct str_list bare_list = { 0 };
+	char *list_filter = NULL, *funcs_filter = NULL;
 	int modes, ret = 0;
 	const struct option options[] = {
 		OPT_STRING_LIST('a', "add", &p.add, PROBEDEF_HELP, "probe point definition", 0),
@@ -144,13 +241,14 @@ int cmd_probe(int argc, const char **argv)
 			    "Show external variables too (with --vars only)"),
 		OPT_BOOLEAN(0, "range", &p.range,
 			    "Show variables location range in scope (with --vars only)"),
-		OPT_STRING('L', "line", &p.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
-			   "Show source code lines."),
+		OPT_CALLBACK('L', "line", &p, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			     "Show source code lines.", opt_line),
 		OPT_BOOLEAN('f', "force", &p.force, "forcibly add events with existing name"),
-		OPT_OPTARG('F', "funcs", &p.funcs, "[FILTER]",
-			   "Show potential probe-able functions.", ""),
+		OPT_OPTARG_CALLBACK('F', "funcs", &p, "[FILTER]",
+				    "Show potential probe-able functions.", opt_funcs),
 		OPT_STRING('k', "vmlinux", &probe_conf.vmlinux, "file", "vmlinux pathname"),
-		OPT_OPTARG('l', "list", &p.list, "[GROUP:]EVENT", "list up probe events", ""),
+		OPT_OPTARG_CALLBACK('l', "list", &p, "[GROUP:]EVENT", "list up probe events",
+				    opt_list),
 		OPT_STRING('m', "module", &p.module, "modname|path",
 			   "target module name (for online) or path (for offline)"),
 		OPT_BOOLEAN('n', "dry-run", &p.dry_run, "dry run"),
@@ -165,8 +263,8 @@ int cmd_probe(int argc, const char **argv)
 			   "Write the probe cache (of the -x binaries) to a bundle (with --cache)"),
 		OPT_STRING(0, "import", &p.import_file, "file",
 			   "Merge a probe-cache bundle into the probe cache (with --cache)"),
-		OPT_STRING(0, "filter", &p.filter, "[!]FILTER",
-			   "Set a filter (with --vars/funcs only)"),
+		OPT_CALLBACK(0, "filter", &p, "[!]FILTER", "Set a filter (with --vars/funcs only)",
+			     opt_filter),
 		OPT_BOOLEAN(0, "no-inlines", &p.no_inlines, "Don't search inlined functions"),
 		OPT_INTEGER(0, "max-probes", &probe_conf.max_probes, "n",
 			    "Set how many probe points can be found for a probe."),
@@ -178,21 +276,20 @@ int cmd_probe(int argc, const char **argv)
 		return 0;
 	if (argc < 0)
 		return 129;
+	if (p.nlines > 1)
+		pr_warning(
+			"Warning: more than one --line options are detected. Only the first one is valid.\n");
 	probe_conf.force_add = p.force;
 	probe_conf.dry_run = p.dry_run;
 	probe_conf.cache = p.cache;
 	probe_conf.no_inlines = p.no_inlines;
 
-	/* Bare words form one spec, as `perf probe -x prog func arg1 arg2`.
-	 * With -l or -d they are filters instead. */
-	if (argc > 0 && (p.list || p.del.nr)) {
-		for (int i = 0; i < argc; i++)
-			str_list_append(p.list ? &bare_list : &p.del, argv[i]);
-		if (p.list && bare_list.nr)
-			p.list = bare_list.items[0];
-	} else if (argc > 0) {
+	/* Bare words form one spec, as `perf probe -x prog func arg1 arg2`;
+	 * with another mode that is two modes, as perf says. */
+	if (argc > 0) {
 		for (int i = 0; i < argc; i++)
 			strbuf_addf(&bare, "%s%s", i ? " " : "", argv[i]);
+		p.bare = p.add.nr;
 		str_list_append(&p.add, bare.buf);
 	}
 
@@ -214,6 +311,26 @@ int cmd_probe(int argc, const char **argv)
 		ret = 129;
 		goto out;
 	}
+	list_filter = or_filters(&p.lists);
+	funcs_filter = or_filters(&p.func_filters);
+	if ((p.list && !filter_ok(list_filter)) || (p.funcs && !filter_ok(funcs_filter))) {
+		usage_with_options(probe_usage, options);
+		ret = 129;
+		goto out;
+	}
+	for (int i = 0; i < p.del.nr && !p.cache; i++) {
+		if (!filter_ok(p.del.items[i])) {
+			usage_with_options(probe_usage, options);
+			ret = 129;
+			goto out;
+		}
+	}
+	/* perf resolves -x when it parses it: a missing file is a usage error. */
+	if (p.exec && !p.export_file && !p.import_file && access(p.exec, F_OK)) {
+		pr_err("Error: target executable %s: %s\n", p.exec, strerror(errno));
+		ret = 129;
+		goto out;
+	}
 
 	if ((p.export_file || p.import_file) && !p.cache) {
 		pr_err("  Error: --export and --import work on the probe cache: add --cache\n");
@@ -223,7 +340,7 @@ int cmd_probe(int argc, const char **argv)
 	} else if (p.import_file) {
 		ret = import_probe_cache(p.import_file);
 	} else if (p.list && p.cache) {
-		ret = show_probe_cache(*p.list ? p.list : NULL);
+		ret = show_probe_cache(list_filter);
 	} else if (p.del.nr && p.cache) {
 		struct perf_probe_event target = { 0 };
 
@@ -236,23 +353,26 @@ int cmd_probe(int argc, const char **argv)
 	} else if (p.line) {
 		ret = show_line_range(p.line, p.exec ? p.exec : p.module, p.exec != NULL);
 	} else if (p.list) {
-		ret = show_perf_probe_events(*p.list ? p.list : NULL);
+		ret = show_perf_probe_events(list_filter, p.exec);
 	} else if (p.funcs) {
-		const char *filter = *p.funcs ? p.funcs : p.filter;
-
 		ret = show_available_funcs(p.exec ? p.exec : p.module, p.exec != NULL,
-					   filter ? filter : DEFAULT_FUNC_FILTER);
+					   funcs_filter);
 	} else if (p.del.nr) {
 		ret = del_perf_probe_events(p.del.items, p.del.nr);
+		if (ret == -EBUSY) /* perf 6.1 exits 254 for an enabled event too */
+			ret = -ENOENT;
 	} else if (p.defs.nr) {
 		ret = run_add(&p.defs, &p, true);
 	} else {
 		ret = run_add(&p.add, &p, false);
 	}
-	ret = ret < 0 ? 1 : ret;
+	ret = exit_status(ret);
 out:
 	strbuf_release(&bare);
-	str_list_clear(&bare_list);
+	free(list_filter);
+	free(funcs_filter);
+	str_list_clear(&p.lists);
+	str_list_clear(&p.func_filters);
 	str_list_clear(&p.add);
 	str_list_clear(&p.defs);
 	str_list_clear(&p.del);

@@ -45,7 +45,9 @@ static void print_usage(FILE *fp, const char *const usage[], const struct option
 			strbuf_addstr(&sb, "    ");
 		if (opt->long_name)
 			strbuf_addf(&sb, "--%s", opt->long_name);
-		if (opt->type == OPTION_OPTARG)
+		if (opt->type == OPTION_OPTARG && (opt->flags & PARSE_OPT_OPTARG_NEXT))
+			strbuf_addf(&sb, " <%s>", opt->argh);
+		else if (opt->type == OPTION_OPTARG)
 			strbuf_addf(&sb, "[=<%s>]", opt->argh);
 		else if (takes_value(opt))
 			strbuf_addf(&sb, " <%s>", opt->argh ? opt->argh : "n");
@@ -89,8 +91,11 @@ static int set_value(const struct option *opt, const char *arg, int unset)
 	case OPTION_INCR:
 		*(int *)opt->value = unset ? 0 : *(int *)opt->value + 1;
 		return 0;
-	case OPTION_STRING:
 	case OPTION_OPTARG:
+		if (opt->callback)
+			return opt->callback(opt, arg, unset);
+		/* fallthrough */
+	case OPTION_STRING:
 		*(const char **)opt->value = unset ? NULL : arg ? arg : opt->defval;
 		return 0;
 	case OPTION_STRING_LIST: {
@@ -145,6 +150,10 @@ static int apply(const struct option *opt, int is_long, const char *value, int u
 	    opt->type != OPTION_STRING && opt->type != OPTION_CALLBACK) {
 		fprintf(stderr, "  Error: %s can't be negated\n", opt_name(opt, 1, &sb));
 		ret = -1;
+	} else if (opt->type == OPTION_OPTARG && !value && !unset) {
+		/* perf probe's -F and -l: the next word when it is no option. */
+		if ((opt->flags & PARSE_OPT_OPTARG_NEXT) && *i + 1 < argc && argv[*i + 1][0] != '-')
+			value = argv[++*i];
 	} else if (!takes_value(opt) || unset) {
 		if (value && opt->type != OPTION_OPTARG) {
 			fprintf(stderr, "  Error: %s takes no value\n",
@@ -255,8 +264,6 @@ int parse_options(int argc, const char **argv, const struct option *options,
 			if (takes_value(opt) || opt->type == OPTION_OPTARG) {
 				const char *value = p[1] ? p + 1 : NULL;
 
-				if (opt->type == OPTION_OPTARG && !value)
-					value = NULL;
 				if (apply(opt, 0, value, 0, &i, argc, argv))
 					goto bad;
 				break;

@@ -16,12 +16,14 @@ enum parse_opt_type {
 	OPTION_STRING,	    /* const char **: last value wins */
 	OPTION_STRING_LIST, /* struct str_list *: every value, comma-split if asked */
 	OPTION_INTEGER,	    /* int * */
-	OPTION_OPTARG,	    /* const char **: optional value, defval without one */
+	OPTION_OPTARG,	    /* const char **: optional value, defval without one;
+			     * with a callback: callback(opt, value or NULL, unset) */
 	OPTION_CALLBACK,    /* callback(opt, arg, unset) */
 };
 
 /* Flags of one option. */
 #define PARSE_OPT_SPLIT_COMMA 1 /* OPTION_STRING_LIST: "a,b" is two values */
+#define PARSE_OPT_OPTARG_NEXT 2 /* OPTION_OPTARG: a next word not starting with '-' is the value */
 
 /* Flags of parse_options(). */
 #define PARSE_OPT_STOP_AT_NON_OPTION 1 /* the first non-option ends the options */
@@ -83,6 +85,11 @@ struct option {
 	{                                                                                 \
 		.type = OPTION_OPTARG, .short_name = (s), .long_name = (l), .value = (v), \
 		.argh = (a), .help = (h), .defval = (d)                                   \
+	}
+#define OPT_OPTARG_CALLBACK(s, l, v, a, h, cb)                                             \
+	{                                                                                  \
+		.type = OPTION_OPTARG, .short_name = (s), .long_name = (l), .value = (v),  \
+		.argh = (a), .help = (h), .callback = (cb), .flags = PARSE_OPT_OPTARG_NEXT \
 	}
 #define OPT_CALLBACK(s, l, v, a, h, cb)                                                     \
 	{                                                                                   \

@@ -781,6 +781,58 @@ void probe_event__print_line(FILE *out, const char *group, const char *event, co
 	strbuf_release(&name);
 }
 
+/*
+ * The point as perf shows an added event: FUNC[+OFF][:RLN][%return][@SRC],
+ * @SRC[:ALN] for a file, without the lazy pattern.
+ */
+static char *added_point(const struct perf_probe_point *pp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!pp->function && !pp->file) {
+		strbuf_addf(&sb, "0x%" PRIx64, pp->abs_address);
+	} else if (!pp->function) {
+		strbuf_addf(&sb, "@%s", pp->file);
+		if (pp->line)
+			strbuf_addf(&sb, ":%d", pp->line);
+		return strbuf_detach(&sb, NULL);
+	} else {
+		strbuf_addstr(&sb, pp->function);
+		if (pp->offset)
+			strbuf_addf(&sb, "+%lu", pp->offset);
+		if (pp->line)
+			strbuf_addf(&sb, ":%d", pp->line);
+	}
+	if (pp->retprobe)
+		strbuf_addstr(&sb, "%return");
+	if (pp->function && pp->file)
+		strbuf_addf(&sb, "@%s", pp->file);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * An argument as perf shows an added event: NAME=ARG with the name given
+ * or, for a member chain, the name of its last member ("len=r->len",
+ * "peers=peers[1]"); a plain variable or register as it is.
+ */
+static char *added_arg(const struct perf_probe_arg *pa)
+{
+	struct perf_probe_arg bare = *pa;
+	const char *name = pa->name;
+	struct strbuf sb = STRBUF_INIT;
+	char *text;
+
+	for (const struct perf_probe_arg_field *f = pa->field; !pa->name && f; f = f->next)
+		name = f->name[0] == '[' ? (name ? name : pa->var) : f->name;
+	bare.name = NULL;
+	text = synthesize_perf_probe_arg(&bare);
+	if (name)
+		strbuf_addf(&sb, "%s=", name);
+	strbuf_addstr(&sb, text);
+	free(text);
+	return strbuf_detach(&sb, NULL);
+}
+
 static void print_added_event(const struct probe_trace_event *tev,
 			      const struct perf_probe_event *pev)
 {
@@ -797,9 +849,9 @@ static void print_added_event(const struct probe_trace_event *tev,
 		strbuf_addf(&sb, "%%%s", pev->event ? pev->event : "");
 		point = strbuf_detach(&sb, NULL);
 	} else
-		point = synthesize_perf_probe_point(&pp);
+		point = added_point(&pp);
 	for (int i = 0; i < pev->nargs; i++) {
-		char *a = synthesize_perf_probe_arg(&pev->args[i]);
+		char *a = added_arg(&pev->args[i]);
 
 		strbuf_addf(&args, "%s%s", i ? " " : "", a);
 		free(a);
@@ -919,7 +971,7 @@ int add_perf_probe_events(struct perf_probe_event *pevs, int npevs)
 		}
 	}
 	probe_cache__close(pc);
-	if (!ret && (!probe_conf.dry_run || probe_conf.cache) && !quiet) {
+	if (!ret && !quiet) { /* -n too, as perf */
 		const struct probe_trace_event *last = &b.tevs[b.ntevs - 1];
 
 		fprintf(stderr, "Added new event%s:\n", b.ntevs > 1 ? "s" : "");

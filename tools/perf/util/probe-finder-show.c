@@ -287,6 +287,32 @@ static int print_lines(const char *path, const bool *code, int nlines, int start
 	return 0;
 }
 
+/*
+ * The path the header of -L names: the file read (under the compilation
+ * directory, or under -s DIR), as perf; for a source that came from the
+ * debuginfod cache ("BUILDID/source##tmp##app.c") the path DWARF gives it.
+ */
+static char *shown_source_path(Dwarf_Die *cu, const char *file, const char *real)
+{
+	Dwarf_Attribute attr;
+	const char *dir = NULL;
+
+	if (!strstr(real, "/source##"))
+		return xstrdup(real);
+	if (file[0] != '/' && dwarf_attr(cu, DW_AT_comp_dir, &attr))
+		dir = dwarf_formstring(&attr);
+	return dir ? path_join(dir, file) : xstrdup(file);
+}
+
+/* Has any line of [@start, @end] (@end < 0: to the end) code? */
+static bool range_has_code(const bool *code, int nlines, int start, int end)
+{
+	for (int ln = start > 0 ? start : 1; ln < nlines && (end < 0 || ln <= end); ln++)
+		if (code[ln])
+			return true;
+	return false;
+}
+
 /* The number of lines of the file at @path, plus one; 0 when unreadable. */
 static int count_lines(const char *path)
 {
@@ -333,6 +359,7 @@ struct first_cu_path {
 	struct debuginfo *dbg;
 	const char *path;
 	char *real;
+	char *shown; /* the path the header names */
 };
 
 static int first_cu_path_one(Dwarf_Die *cu, void *arg)
@@ -348,6 +375,7 @@ static int first_cu_path_one(Dwarf_Die *cu, void *arg)
 
 		if (p && !strcmp(p, w->path)) {
 			w->real = debuginfo__source_path(w->dbg, cu, w->path);
+			w->shown = shown_source_path(cu, w->path, w->real);
 			return 1;
 		}
 	}
@@ -402,10 +430,23 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		for (int i = 1; i < nlines; i++)
 			if (code[i])
 				last = i;
-		printf("<%s@%s:%d>\n", func, path, start);
 		/* Without an end perf shows the function and three lines more. */
-		ret = print_lines(real, code, nlines, decl + start, end < 0 ? last + 3 : decl + end,
-				  decl);
+		end = end < 0 ? last + 3 : decl + end;
+		if (!range_has_code(code, nlines, decl + start, end)) {
+			/* A range without code is an error, as perf has it. */
+			pr_err("Specified source line is not found.\n");
+			free(code);
+			free(real);
+			func_list__clear(&fl);
+			return -ENOENT;
+		}
+		{
+			char *shown = shown_source_path(&f->cu, path, real);
+
+			printf("<%s@%s:%d>\n", func, shown, start);
+			free(shown);
+		}
+		ret = print_lines(real, code, nlines, decl + start, end, decl);
 		free(code);
 		free(real);
 		func_list__clear(&fl);
@@ -419,13 +460,18 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		pr_err("Failed to find source file path.\n");
 		return -ENOENT;
 	}
-	printf("<%s:%d>\n", fl.path, start);
-	{
-		struct first_cu_path w = { dbg, fl.path, NULL };
+	if (!range_has_code(fl.code, fl.nlines, start, end)) {
+		/* perf fails there too, with EOPNOTSUPP (exit 161). */
+		pr_err("Specified source line is not found.\n");
+		ret = -EOPNOTSUPP;
+	} else {
+		struct first_cu_path w = { dbg, fl.path, NULL, NULL };
 
 		die_for_each_cu(debuginfo__dwarf(dbg), first_cu_path_one, &w);
+		printf("<%s:%d>\n", w.shown ? w.shown : fl.path, start);
 		ret = print_lines(w.real ? w.real : fl.path, fl.code, fl.nlines, start, end, 0);
 		free(w.real);
+		free(w.shown);
 	}
 	free(fl.code);
 	free(fl.path);

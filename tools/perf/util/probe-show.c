@@ -166,7 +166,25 @@ static char *kprobe_point_name(const struct probe_trace_point *tp, struct symbol
 	return strbuf_detach(&sb, NULL);
 }
 
-static void show_event_lines(bool uprobes, const char *filter, struct list_ctx *ctx)
+/*
+ * Does GROUP:EVENT pass the strfilter @sf (NULL: all)?  As perf has it, a
+ * name passes when the event name alone or "GROUP:EVENT" does.
+ */
+static bool event_passes(const struct strfilter *sf, const char *group, const char *event)
+{
+	struct strbuf full = STRBUF_INIT;
+	bool ok;
+
+	if (!sf || strfilter__compare(sf, event))
+		return true;
+	strbuf_addf(&full, "%s:%s", group, event);
+	ok = strfilter__compare(sf, full.buf);
+	strbuf_release(&full);
+	return ok;
+}
+
+static void show_event_lines(bool uprobes, const struct strfilter *sf, const char *exec,
+			     struct list_ctx *ctx)
 {
 	char **lines;
 	int nr = probe_file__get_lines(uprobes, &lines);
@@ -179,7 +197,8 @@ static void show_event_lines(bool uprobes, const char *filter, struct list_ctx *
 		struct strbuf point = STRBUF_INIT, args = STRBUF_INIT;
 
 		if (parse_probe_trace_command(lines[i], &tev) ||
-		    !probe_event_match_filter(filter, tev.group, tev.event)) {
+		    !event_passes(sf, tev.group, tev.event) ||
+		    (exec && (!tev.point.module || strcmp(tev.point.module, exec)))) {
 			clear_probe_trace_event(&tev);
 			continue;
 		}
@@ -207,18 +226,105 @@ static void show_event_lines(bool uprobes, const char *filter, struct list_ctx *
 		probe_file__free_lines(lines, nr);
 }
 
-int show_perf_probe_events(const char *filter)
+int show_perf_probe_events(const char *filter, const char *exec)
 {
 	struct list_ctx ctx = { 0 };
+	struct strfilter *sf = NULL;
+	char *path = NULL;
+	int ret = 0;
 
+	if (filter) {
+		sf = strfilter__new(filter, NULL);
+		if (!sf) {
+			pr_err("Error: bad filter '%s'\n", filter);
+			return -EINVAL;
+		}
+	}
+	if (exec) {
+		path = realpath(exec, NULL);
+		if (!path) {
+			ret = -errno;
+			pr_err("Error: target executable %s: %s\n", exec, strerror(errno));
+			goto out;
+		}
+	}
 	if (!tracefs__mountpoint()) {
 		pr_err("Error: Failed to find tracefs: %s\n", strerror(errno));
-		return -ENOENT;
+		ret = -ENOENT;
+		goto out;
 	}
-	show_event_lines(false, filter, &ctx);
-	show_event_lines(true, filter, &ctx);
+	if (!exec)
+		show_event_lines(false, sf, NULL, &ctx);
+	show_event_lines(true, sf, path, &ctx);
 	list_ctx__clear(&ctx);
-	return 0;
+out:
+	free(path);
+	strfilter__delete(sf);
+	return ret;
+}
+
+/* Is @filter more than one glob (perf's filter language: | & ! ( ))? */
+static bool compound_filter(const char *filter)
+{
+	return strpbrk(filter, "|&!()") != NULL;
+}
+
+/*
+ * The events matching the strfilter @filter, as "GROUP:EVENT" globs for
+ * probe_file__del_events(); *@out NULL-free with probe_file__free_lines().
+ */
+static int expand_filter(bool uprobes, const char *filter, char ***out)
+{
+	struct strfilter *sf = strfilter__new(filter, NULL);
+	char **names = NULL, **hits;
+	int nr = probe_file__get_event_names(uprobes, &names), n = 0;
+
+	*out = NULL;
+	if (!sf || nr <= 0) {
+		strfilter__delete(sf);
+		return !sf ? -EINVAL : nr;
+	}
+	hits = xzalloc(sizeof(*hits) * nr);
+	for (int i = 0; i < nr; i++) {
+		char *colon = strchr(names[i], ':');
+
+		*colon = '\0';
+		if (event_passes(sf, names[i], colon + 1)) {
+			*colon = ':';
+			hits[n++] = xstrdup(names[i]);
+		}
+		*colon = ':';
+	}
+	probe_file__free_lines(names, nr);
+	strfilter__delete(sf);
+	*out = hits;
+	return n;
+}
+
+/* Delete what one glob matches, through probe_file__del_events(). */
+static int del_one_glob(bool up, const char *glob, const char *shown, int *total)
+{
+	char **removed = NULL, *busy = NULL;
+	int nr_removed = 0;
+	int n = probe_file__del_events(up, glob, &removed, &nr_removed, &busy);
+
+	if (nr_removed > 1)
+		qsort(removed, nr_removed, sizeof(*removed), strcmp_ptr);
+	for (int j = 0; j < nr_removed; j++)
+		pr_info("Removed event: %s\n", removed[j]);
+	if (n == -ENOENT)
+		n = 0; /* this kernel has no such probe type */
+	if (n == -EBUSY)
+		pr_err("Error: Failed to delete %s: it is enabled (in use); disable it first\n",
+		       busy ? busy : shown);
+	else if (n < 0)
+		pr_err("Error: Failed to delete events matching \"%s\": %s\n", shown,
+		       probe_file__strerror(n));
+	*total += nr_removed;
+	free(busy);
+	if (removed)
+		probe_file__free_lines(removed, nr_removed);
+	return n < 0 ? n : 0;
 }
 
 int del_perf_probe_events(const char *const *filters, int nr)
@@ -229,30 +335,25 @@ int del_perf_probe_events(const char *const *filters, int nr)
 		int total = 0;
 
 		for (int up = 0; up < 2 && !ret; up++) {
-			char **removed = NULL, *busy = NULL;
-			int nr_removed = 0;
-			int n = probe_file__del_events(up, filters[i], &removed, &nr_removed,
-						       &busy);
+			char **hits = NULL;
+			int n;
 
-			if (nr_removed > 1)
-				qsort(removed, nr_removed, sizeof(*removed), strcmp_ptr);
-			for (int j = 0; j < nr_removed; j++)
-				pr_info("Removed event: %s\n", removed[j]);
+			if (!compound_filter(filters[i])) {
+				ret = del_one_glob(up, filters[i], filters[i], &total);
+				continue;
+			}
+			n = expand_filter(up, filters[i], &hits);
 			if (n == -ENOENT)
-				n = 0; /* this kernel has no such probe type */
+				n = 0;
 			if (n < 0) {
-				if (n == -EBUSY)
-					pr_err("Error: Failed to delete %s: it is enabled (in use); disable it first\n",
-					       busy ? busy : filters[i]);
-				else
-					pr_err("Error: Failed to delete events matching \"%s\": %s\n",
-					       filters[i], probe_file__strerror(n));
+				pr_err("Error: Failed to delete events matching \"%s\": %s\n",
+				       filters[i], probe_file__strerror(n));
 				ret = n;
 			}
-			total += nr_removed;
-			free(busy);
-			if (removed)
-				probe_file__free_lines(removed, nr_removed);
+			for (int j = 0; j < n && !ret; j++)
+				ret = del_one_glob(up, hits[j], filters[i], &total);
+			if (hits)
+				probe_file__free_lines(hits, n > 0 ? n : 0);
 		}
 		if (!ret && total == 0) {
 			pr_err("Error: \"%s\" does not hit any event.\n", filters[i]);

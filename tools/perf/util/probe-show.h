@@ -12,10 +12,17 @@
 
 #include "util/probe-spec.h"
 
-/* -l: list the probe events of tracefs matching @filter ("[GROUP:]EVENT" glob; NULL: all). */
-int show_perf_probe_events(const char *filter);
+/*
+ * -l: list the probe events of tracefs matching @filter, a strfilter
+ * (strfilter.h) that the event name or "GROUP:EVENT" must pass (NULL: all);
+ * with @exec only the uprobes on that file.
+ */
+int show_perf_probe_events(const char *filter, const char *exec);
 
-/* -d: delete the events matching each "[GROUP:]EVENT" glob of @filters. */
+/*
+ * -d: delete the events matching each of @filters: a "[GROUP:]EVENT" glob,
+ * or a strfilter over the names as -l takes it.
+ */
 int del_perf_probe_events(const char *const *filters, int nr);
 
 /* -F: print the probe-able functions of @target (a path with @user, else a
