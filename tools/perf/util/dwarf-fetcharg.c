@@ -464,7 +464,8 @@ static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwa
 int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwarf_Die *type,
 			char **bitfield, char **out)
 {
-	if (pa->type && !strcmp(pa->type, "string")) {
+	if (pa->type && (!strcmp(pa->type, "string") || !strcmp(pa->type, "ustring"))) {
+		/* A user-space string is read the same way: through the pointer. */
 		Dwarf_Die elem;
 		int tag = dwarf_tag(type);
 
@@ -480,7 +481,7 @@ int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dw
 			pr_err("Failed to cast into string: %s is on a register.\n", pa->var);
 			return -EINVAL;
 		}
-		*out = xstrdup("string");
+		*out = xstrdup(pa->type);
 	} else if (pa->type) {
 		*out = xstrdup(pa->type);
 	} else if (*bitfield) {
