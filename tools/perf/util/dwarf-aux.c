@@ -154,9 +154,31 @@ bool source_file_matches(const char *path, const char *want)
 	return lp == lw || path[lp - lw - 1] == '/';
 }
 
+const char *die_decl_file(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *f = dwarf_decl_file(die);
+
+	if (f)
+		return f;
+	/*
+	 * DWARF 5 numbers the files from 0, the CU's own file (clang uses
+	 * it), which libdw's dwarf_decl_file() takes for "no file".
+	 */
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    !dwarf_cu_die(attr.cu, &cu, NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    dwarf_getsrcfiles(&cu, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
 bool die_in_file(Dwarf_Die *die, const char *file)
 {
-	return !file || source_file_matches(dwarf_decl_file(die), file);
+	return !file || source_file_matches(die_decl_file(die), file);
 }
 
 int die_for_each_cu(Dwarf *dw, int (*fn)(Dwarf_Die *cu, void *arg), void *arg)
@@ -192,7 +214,7 @@ static int cu_file_walk_one(Dwarf_Die *cu, void *arg)
 	if ((!w->all && !source_file_matches(dwarf_diename(cu), w->file)) ||
 	    dwarf_getsrcfiles(cu, &files, &nfiles))
 		return 0;
-	for (size_t i = 1; i < nfiles; i++) {
+	for (size_t i = 0; i < nfiles; i++) {
 		const char *p = dwarf_filesrc(files, i, NULL, NULL);
 
 		if (source_file_matches(p, w->file)) {

@@ -51,6 +51,9 @@ Dwarf_Off die_origin_offset(Dwarf_Die *die);
 /* Does the source path @path name the file @want ("x.c", "dir/x.c")? */
 bool source_file_matches(const char *path, const char *want);
 
+/* The file @die is declared in (DWARF 5's file 0 too), NULL when none. */
+const char *die_decl_file(Dwarf_Die *die);
+
 /* Is @die declared in @file (see source_file_matches; NULL: any file)? */
 bool die_in_file(Dwarf_Die *die, const char *file);
 

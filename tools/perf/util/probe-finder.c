@@ -201,7 +201,7 @@ static bool add_function_at(struct debuginfo *dbg, const GElf_Sym *sym, const ch
 	    !die_find_subprogram_at(&cu, sym->st_value, &func) || !die_in_file(&func, file))
 		return false;
 	if (GELF_ST_BIND(sym->st_info) == STB_LOCAL &&
-	    !source_file_matches(dwarf_decl_file(&func), dwarf_diename(&cu)))
+	    !source_file_matches(die_decl_file(&func), dwarf_diename(&cu)))
 		*in_headers = true;
 	add_function(fl, &func, &cu, no_inlines);
 	return true;
@@ -378,7 +378,7 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		Dwarf_Addr a;
 		int ln;
-		bool stmt = false, end = false, mapped;
+		bool stmt = false, end = false, mapped, pe = false;
 		int shared_here = 0;
 		Dwarf_Die f;
 
@@ -415,7 +415,12 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 			    dwarf_linesrc(p, NULL, NULL) == dwarf_linesrc(l, NULL, NULL))
 				shared_here = pln;
 		}
-		if (!shared && (shared_here || at_entry(func, a, mapped))) {
+		/*
+		 * A row marked prologue_end (clang) starts its line's code:
+		 * rows before it at its address (the declaration's) have none.
+		 */
+		dwarf_lineprologueend(l, &pe);
+		if (!shared && !pe && (shared_here || at_entry(func, a, mapped))) {
 			Dwarf_Addr entry;
 
 			/* At a function's entry perf points at the function itself. */
@@ -700,13 +705,13 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 			continue;
 		}
 		if (pp->lazy_line) {
-			ret = find_lazy_rows(dbg, cu, func, dwarf_decl_file(func), pp->lazy_line,
-					     pl, name);
+			ret = find_lazy_rows(dbg, cu, func, die_decl_file(func), pp->lazy_line, pl,
+					     name);
 		} else if (pp->line) {
 			int decl = 0;
 
 			dwarf_decl_line(func, &decl);
-			ret = find_line_rows(cu, func, dwarf_decl_file(func), decl + pp->line, pl,
+			ret = find_line_rows(cu, func, die_decl_file(func), decl + pp->line, pl,
 					     name);
 			if (ret) {
 				pr_err("This line is sharing the address with other lines.\n"

@@ -34,4 +34,86 @@ for opt in O0 O2; do
 	"
 done
 
+test_lazy_prereq CLANG 'command -v clang'
+test_lazy_prereq GDB 'command -v gdb'
+
+# gdb_line_addr BIN FILE:LINE: where gdb says the code of the line starts.
+gdb_line_addr() {
+	gdb -batch -ex "info line $2" "$1" 2>/dev/null |
+		sed -n 's/.* starts at address \(0x[0-9a-f]*\) .*/\1/p'
+}
+
+# gdb_break_addr BIN FUNC: where gdb puts a breakpoint on FUNC (after its
+# prologue).
+gdb_break_addr() {
+	gdb -batch -ex "break $2" "$1" 2>/dev/null | sed -n 's/^Breakpoint 1 at \(0x[0-9a-f]*\).*/\1/p'
+}
+
+# clang's DWARF 5 line table names its own file as file 0, which libdw's
+# dwarf_decl_file() does not give (perf 6.1 crashes on all of these).
+for dw in "" -gdwarf-5; do
+	test_expect_success CLANG,GDB "clang -O1${dw:+ $dw}: SRC:LINE and FUNC:LINE are where gdb has the line" "
+		CC=clang build_workload dwarf-live cl -g $dw -O1 &&
+		readelf --debug-dump=info cl | grep -m1 'Version:' | grep -q ' 5\$' &&
+		for l in 8 9; do
+			a=\$(gdb_line_addr cl dwarf-live.c:\$l) && test -n \"\$a\" &&
+			\"\$PERF\" probe -x cl -D dwarf-live.c:\$l >out &&
+			cat out && grep -q \"^p:probe_cl/handle [^ ]*/cl:\$a\\\$\" out &&
+			\"\$PERF\" probe -x cl -D handle:\$((l - 6)) >out &&
+			cat out && grep -q \"^p:probe_cl/handle_L\$((l - 6)) [^ ]*/cl:\$a\\\$\" out || return 1
+		done
+	"
+
+	test_expect_success CLANG,GDB "clang -O1${dw:+ $dw}: FUNC;PATTERN is where gdb has the line" "
+		CC=clang build_workload dwarf-live cl -g $dw -O1 &&
+		a=\$(gdb_line_addr cl dwarf-live.c:9) &&
+		\"\$PERF\" probe -x cl -D 'handle;return*' >out &&
+		cat out && grep -q \"^p:probe_cl/handle [^ ]*/cl:\$a\\\$\" out &&
+		a=\$(gdb_line_addr cl dwarf-live.c:8) &&
+		\"\$PERF\" probe -x cl -D 'dwarf-live.c;total*' >out &&
+		cat out && grep -q \"^p:probe_cl/handle [^ ]*/cl:\$a\\\$\" out
+	"
+
+	test_expect_success CLANG,GDB "clang -O1${dw:+ $dw}: -L numbers the lines gdb has code for" "
+		CC=clang build_workload dwarf-live cl -g $dw -O1 &&
+		for l in 7 10; do
+			gdb -batch -ex \"info line dwarf-live.c:\$l\" cl | grep -q 'contains no code' || return 1
+		done &&
+		\"\$PERF\" probe -x cl -L handle >out &&
+		sed -n 1p out | grep -q '^<handle@.*/dwarf-live.c:0>\$' &&
+		sed 1d out >body &&
+		printf '%s\n' \
+			'      0  __attribute__((noinline)) int handle(struct req *req, int n)' \
+			'         {' \
+			'      2  	total += req->len * n;' \
+			'      3  	return req->id + n;' \
+			'         }' \
+			'         int main(int argc, char **argv)' \
+			'         {' >expect &&
+		test_cmp_file expect body &&
+		\"\$PERF\" probe -x cl -L dwarf-live.c:7-10 >out &&
+		sed -n 1p out | grep -q '^<.*/dwarf-live.c:7>\$' &&
+		sed 1d out >body &&
+		printf '%s\n' \
+			'         {' \
+			'      8  	total += req->len * n;' \
+			'      9  	return req->id + n;' \
+			'         }' >expect &&
+		test_cmp_file expect body
+	"
+
+	test_expect_success CLANG,GDB "clang -O1${dw:+ $dw}: -V SRC:LINE lists what gdb has in scope there" "
+		CC=clang build_workload dwarf-live cl -g $dw -O1 &&
+		a=\$(gdb_line_addr cl dwarf-live.c:9) &&
+		off=\$(gdb -batch -ex \"info line dwarf-live.c:9\" cl | sed -n 's/.* starts at address 0x[0-9a-f]* <\\(handle+[0-9]*\\)>.*/\\1/p') &&
+		test -n \"\$off\" &&
+		gdb -batch -ex 'info scope dwarf-live.c:9' cl >scope && cat scope &&
+		grep -q 'Symbol req is' scope && grep -q 'Symbol n is' scope &&
+		\"\$PERF\" probe -x cl -V dwarf-live.c:9 >out &&
+		printf '%s\n' 'Available variables at @dwarf-live.c:9' \"	@<\$off>\" \
+			'		int	n' '		struct req*	req' >expect &&
+		test_cmp_file expect out
+	"
+done
+
 test_done
