@@ -309,6 +309,33 @@ static Dwarf_Addr skip_prologue(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry
 	return best;
 }
 
+/*
+ * Where the line table marks the end of @func's prologue (prologue_end,
+ * clang and DWARF 5 line programs): the first marked row in @func at or
+ * after @entry.  False when the table marks none there (gcc).
+ */
+static bool prologue_end(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry, Dwarf_Addr *addr)
+{
+	Dwarf_Lines *lines;
+	size_t nlines;
+	bool found = false;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines))
+		return false;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool pe = false;
+
+		if (dwarf_lineaddr(l, &a) || a < entry || (found && a >= *addr) ||
+		    dwarf_lineprologueend(l, &pe) || !pe || dwarf_haspc(func, a) <= 0)
+			continue;
+		*addr = a;
+		found = true;
+	}
+	return found;
+}
+
 /* ---- lines -------------------------------------------------------------- */
 
 /*
@@ -731,7 +758,24 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 			Dwarf_Addr addr = entry;
 
 			if (!pp->retprobe && args_need_dwarf(pev) &&
-			    dwarf_tag(func) == DW_TAG_subprogram && die_cu_is_unoptimized(cu)) {
+			    dwarf_tag(func) == DW_TAG_subprogram &&
+			    prologue_end(cu, func, entry, &addr)) {
+				/*
+				 * The compiler says where the prologue ends,
+				 * optimized or not: the arguments are in place
+				 * there, and not yet moved on.
+				 */
+				if (addr != entry && !*skipped) {
+					pr_warning(
+						"Skipping prologue to its end in the line table.\n"
+						"Probe on address 0x%" PRIx64
+						" to force probing at the function entry.\n\n",
+						(uint64_t)entry);
+					*skipped = true;
+				}
+			} else if (!pp->retprobe && args_need_dwarf(pev) &&
+				   dwarf_tag(func) == DW_TAG_subprogram &&
+				   die_cu_is_unoptimized(cu)) {
 				addr = skip_prologue(cu, func, entry);
 				if (addr != entry && !*skipped) {
 					pr_warning(

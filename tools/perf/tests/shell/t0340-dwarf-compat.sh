@@ -116,4 +116,32 @@ for dw in "" -gdwarf-5; do
 	"
 done
 
+# clang marks the end of the prologue (prologue_end) and names no -O in
+# DW_AT_producer: perf 6.1 takes -O1/-O2 code for unoptimized and probes
+# the row after the entry, where x is already clobbered.
+for opt in O0 O1 O2; do
+	test_expect_success CLANG,GDB "clang -$opt: \$params at the prologue_end gdb breaks at, all of them" "
+		CC=clang build_workload clang-prologue pro_$opt -g -$opt &&
+		a=\$(gdb_break_addr pro_$opt mix) && test -n \"\$a\" &&
+		\"\$PERF\" probe -x pro_$opt -D 'mix \$params' >out 2>/dev/null &&
+		cat out && grep -q \"^p:probe_pro_$opt/mix [^ ]*/pro_$opt:\$a x=[^ ]*:s64 k=[^ ]*:s64\\\$\" out &&
+		m=\$(nm pro_$opt | awk '\$3 == \"mix\" { print \$1 }') &&
+		gdb -batch -ex \"break *((char *)mix + \$((a - 0x\$m)))\" -ex run -ex 'p \$pc' -ex 'info args' \\
+			--args ./pro_$opt 23 4 >gdb.out 2>&1 && cat gdb.out &&
+		grep -q \"^.1 = .* 0x[0-9a-f]*\$(printf %x \$((a & 0xfff))) <mix\" gdb.out &&
+		grep -q '^x = 23\$' gdb.out && grep -q '^k = 4\$' gdb.out
+	"
+
+	test_expect_success CLANG,ROOT,TRACEFS "clang -$opt: live \$params are what the program passed" "
+		CC=clang build_workload clang-prologue pro_$opt -g -$opt &&
+		\"\$PERF\" probe -q -x pro_$opt -a \"$G:mix_$opt=mix \\\$params\" &&
+		echo >\"\$TRACEFS/trace\" &&
+		echo 1 >\"\$TRACEFS/events/$G/enable\" &&
+		./pro_$opt 23 4 >printed && echo 0 >\"\$TRACEFS/events/$G/enable\" &&
+		cat printed && grep -q '^mix(23, 4) = ' printed &&
+		grep \" mix_$opt: \" \"\$TRACEFS/trace\" >line && cat line &&
+		grep -q ' x=23 k=4\$' line
+	"
+done
+
 test_done
