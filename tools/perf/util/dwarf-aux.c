@@ -12,6 +12,7 @@
 #include "util/elf-util.h"
 #include "util/strbuf.h"
 #include "util/util.h"
+#include "util/util.h"
 
 const char *dwarf_reg_name(unsigned int num)
 {
@@ -176,6 +177,38 @@ const char *die_decl_file(Dwarf_Die *die)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
+struct global_def {
+	const char *name;
+	Dwarf_Die *var;
+};
+
+static int global_def_in_cu(Dwarf_Die *cu, void *arg)
+{
+	struct global_def *g = arg;
+	Dwarf_Die child;
+	const char *n;
+
+	if (dwarf_child(cu, &child))
+		return 0;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_variable && (n = dwarf_diename(&child)) &&
+		    !strcmp(n, g->name) && dwarf_hasattr(&child, DW_AT_location) &&
+		    !dwarf_hasattr(&child, DW_AT_declaration) &&
+		    dwarf_hasattr_integrate(&child, DW_AT_external)) {
+			*g->var = child;
+			return 1;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+bool die_find_global_definition(Dwarf *dw, const char *name, Dwarf_Die *var)
+{
+	struct global_def g = { name, var };
+
+	return die_for_each_cu(dw, global_def_in_cu, &g) == 1;
+}
+
 bool die_in_file(Dwarf_Die *die, const char *file)
 {
 	return !file || source_file_matches(die_decl_file(die), file);
@@ -205,6 +238,71 @@ struct cu_file_walk {
 	void *arg;
 };
 
+/* @path with "." and "dir/.." taken out, as words (no symlinks looked at). */
+static char *path_lexical(const char *path)
+{
+	char *out = xstrdup(path), *q = out;
+	const char *p = path;
+
+	while (*p) {
+		const char *e = strchrnul(p, '/');
+		size_t n = (size_t)(e - p);
+
+		if ((n == 1 && p[0] == '.') || n == 0) {
+			/* nothing: "//" or "/./" */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.' && q > out && q[-1] != '.') {
+			while (q > out && q[-1] != '/')
+				q--;
+			if (q > out && q - 1 > out)
+				q--; /* the '/' before the removed word, unless the root */
+		} else {
+			if (q > out && q[-1] != '/')
+				*q++ = '/';
+			memcpy(q, p, n);
+			q += n;
+		}
+		if (!*e)
+			break;
+		if (q == out && path[0] == '/')
+			*q++ = '/';
+		p = e + 1;
+	}
+	*q = '\0';
+	return out;
+}
+
+char *die_cu_full_path(Dwarf_Die *cu, const char *p)
+{
+	Dwarf_Attribute attr;
+	const char *dir;
+
+	if (!p)
+		return NULL;
+	dir = p[0] != '/' && dwarf_attr(cu, DW_AT_comp_dir, &attr) ? dwarf_formstring(&attr) : NULL;
+	return dir ? path_join(dir, p) : xstrdup(p);
+}
+
+/*
+ * Is the file @p of @cu's table the absolute @want, as perf -L shows it
+ * (the CU's directory joined, "dir/.." kept) or with "dir/.." resolved?
+ */
+static bool abs_source_matches(Dwarf_Die *cu, const char *p, const char *want)
+{
+	char *full, *a, *b;
+	bool ok;
+
+	if (!p || want[0] != '/')
+		return false;
+	full = die_cu_full_path(cu, p);
+	a = path_lexical(full);
+	b = path_lexical(want);
+	ok = !strcmp(full, want) || !strcmp(a, b);
+	free(full);
+	free(a);
+	free(b);
+	return ok;
+}
+
 static int cu_file_walk_one(Dwarf_Die *cu, void *arg)
 {
 	struct cu_file_walk *w = arg;
@@ -217,7 +315,7 @@ static int cu_file_walk_one(Dwarf_Die *cu, void *arg)
 	for (size_t i = 0; i < nfiles; i++) {
 		const char *p = dwarf_filesrc(files, i, NULL, NULL);
 
-		if (source_file_matches(p, w->file)) {
+		if (source_file_matches(p, w->file) || abs_source_matches(cu, p, w->file)) {
 			w->found++;
 			return w->fn(cu, p, w->arg);
 		}
@@ -451,7 +549,9 @@ bool dwarf_op_is_location(unsigned int atom)
 {
 	return (atom >= DW_OP_reg0 && atom <= DW_OP_reg31) ||
 	       (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) || atom == DW_OP_regx ||
-	       atom == DW_OP_bregx || atom == DW_OP_fbreg || atom == DW_OP_addr;
+	       atom == DW_OP_bregx || atom == DW_OP_fbreg || atom == DW_OP_addr ||
+	       /* DWARF 5's address by its index (clang), read as DW_OP_addr */
+	       atom == DW_OP_addrx || atom == DW_OP_GNU_addr_index;
 }
 
 void die_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, Dwarf_Addr entry,

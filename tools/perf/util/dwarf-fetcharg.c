@@ -253,10 +253,38 @@ static int place_frame_base(void *arg, const char **reg, long *off)
 	return frame_base_from_ops(ops, nops, place_cfa, arg, reg, off);
 }
 
+/*
+ * DW_OP_addrx (DWARF 5, clang) and DW_OP_GNU_addr_index name the address
+ * by its index in .debug_addr: into @copy as the DW_OP_addr it stands for.
+ * False when @ops has none (or more than @copy holds: left as it is).
+ */
+static bool resolve_addrx(Dwarf_Attribute *attr, const Dwarf_Op *ops, size_t nops, Dwarf_Op *copy,
+			  size_t max)
+{
+	bool any = false;
+
+	if (nops > max)
+		return false;
+	for (size_t i = 0; i < nops; i++) {
+		Dwarf_Attribute res;
+		Dwarf_Addr a;
+
+		copy[i] = ops[i];
+		if (ops[i].atom != DW_OP_addrx && ops[i].atom != DW_OP_GNU_addr_index)
+			continue;
+		if (dwarf_getlocation_attr(attr, &ops[i], &res) || dwarf_formaddr(&res, &a))
+			return false;
+		copy[i].atom = DW_OP_addr;
+		copy[i].number = a;
+		any = true;
+	}
+	return any;
+}
+
 int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Op *ops;
+	Dwarf_Op *ops, copy[8];
 	size_t nops;
 	int n;
 
@@ -266,6 +294,8 @@ int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
 	if (n <= 0 || nops == 0)
 		return -ENOENT;
+	if (resolve_addrx(&attr, ops, nops, copy, sizeof(copy) / sizeof(copy[0])))
+		ops = copy;
 	return loc_from_ops(ops, nops, dwarf_diename(var), place_frame_base, (void *)c, loc);
 }
 

@@ -340,6 +340,7 @@ struct first_cu_path {
 	struct debuginfo *dbg;
 	const char *path;
 	char *real;
+	char *shown; /* the path in the header, as perf shows it */
 };
 
 static int first_cu_path_one(Dwarf_Die *cu, void *arg)
@@ -355,6 +356,7 @@ static int first_cu_path_one(Dwarf_Die *cu, void *arg)
 
 		if (p && !strcmp(p, w->path)) {
 			w->real = debuginfo__source_path(w->dbg, cu, w->path);
+			w->shown = die_cu_full_path(cu, w->path);
 			return 1;
 		}
 	}
@@ -409,7 +411,12 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		for (int i = 1; i < nlines; i++)
 			if (code[i])
 				last = i;
-		printf("<%s@%s:%d>\n", func, path, start);
+		{
+			char *shown = die_cu_full_path(&f->cu, path);
+
+			printf("<%s@%s:%d>\n", func, shown, start);
+			free(shown);
+		}
 		/* Without an end perf shows the function and three lines more. */
 		ret = print_lines(real, code, nlines, decl + start, end < 0 ? last + 3 : decl + end,
 				  decl);
@@ -426,11 +433,12 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		pr_err("Failed to find source file path.\n");
 		return -ENOENT;
 	}
-	printf("<%s:%d>\n", fl.path, start);
 	{
-		struct first_cu_path w = { dbg, fl.path, NULL };
+		struct first_cu_path w = { dbg, fl.path, NULL, NULL };
 
 		die_for_each_cu(debuginfo__dwarf(dbg), first_cu_path_one, &w);
+		printf("<%s:%d>\n", w.shown ? w.shown : fl.path, start);
+		free(w.shown);
 		ret = print_lines(w.real ? w.real : fl.path, fl.code, fl.nlines, start, end, 0);
 		free(w.real);
 	}

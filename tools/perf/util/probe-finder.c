@@ -604,8 +604,13 @@ static bool scope_variable(Dwarf_Die *scope, const char *name, bool globals, Dwa
 	return false;
 }
 
-/* Look a variable up by name in the scopes of the place, then the CU. */
-static bool find_variable(struct probe_place *place, const char *name, Dwarf_Die *var)
+/*
+ * Look a variable up by name in the scopes of the place, then the CU, then
+ * the external definitions of other CUs: an "extern" declaration has no
+ * location of its own (gcc), or no DIE at all in the unit using it (clang).
+ */
+static bool find_variable(struct debuginfo *dbg, struct probe_place *place, const char *name,
+			  Dwarf_Die *var)
 {
 	Dwarf_Die *scopes = NULL;
 	int n = probe_place__scopes(place, &scopes);
@@ -614,7 +619,14 @@ static bool find_variable(struct probe_place *place, const char *name, Dwarf_Die
 	for (int i = 0; i < n - 1 && !found; i++)
 		found = scope_variable(&scopes[i], name, false, var);
 	free(scopes);
-	return found || scope_variable(&place->cu, name, true, var);
+	if (found)
+		return true;
+	found = scope_variable(&place->cu, name, true, var);
+	if (found && dwarf_hasattr(var, DW_AT_location))
+		return true;
+	if (die_find_global_definition(debuginfo__dwarf(dbg), name, var))
+		return true;
+	return found;
 }
 
 /* $vars: the function's parameters and variables, into blocks holding the address. */
@@ -681,7 +693,7 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 			pr_err("Semantic error: You can't specify local variable for kretprobe.\n");
 			ret = -EINVAL;
 			break;
-		} else if (!find_variable(place, pa->var, &var)) {
+		} else if (!find_variable(dbg, place, pa->var, &var)) {
 			pr_err("Failed to find a variable '%s' in %s: no local, parameter or global of that name.\n",
 			       pa->var, die_func_name(&place->func));
 			ret = -ENOENT;

@@ -144,4 +144,110 @@ for opt in O0 O1 O2; do
 	"
 done
 
+# gdb_static_addr BIN SYM: the address gdb has for the static storage SYM.
+gdb_static_addr() {
+	gdb -batch -ex "info address $2" "$1" 2>/dev/null |
+		sed -n 's/.* static storage at address \(0x[0-9a-f]*\)\..*/\1/p'
+}
+
+# The values a live probe read, checked against what gdb prints at the
+# probe's address and what the program prints.
+for cc in gcc clang; do
+	for opt in O0 O2; do
+		test_expect_success GDB "$cc -$opt: a global declared extern here and defined in the other unit, and its members" "
+			command -v $cc &&
+			CC=$cc build_prog ext_$opt \"\$WORKLOADS/extern-use.c\" -g -$opt \"\$WORKLOADS/extern-def.c\" &&
+			c=\$(gdb_static_addr ext_$opt counter) && s=\$(gdb_static_addr ext_$opt conf) &&
+			\"\$PERF\" probe -x ext_$opt -D 'use counter conf.level conf.name:string' >out 2>/dev/null &&
+			cat out &&
+			grep -q \" counter=@+\$c:s64 level=@+\$s:s32 name=+0(@+\$(printf 0x%x \$((s + 8)))):string\\\$\" out &&
+			gdb -batch -ex 'break use' -ex run -ex 'p counter' -ex 'p conf.level' -ex 'p conf.name' \\
+				./ext_$opt >gdb.out 2>&1 && cat gdb.out &&
+			grep -q '^.1 = 30\$' gdb.out && grep -q '^.2 = 6\$' gdb.out &&
+			grep -q '^.3 = .* \"conf-name\"\$' gdb.out
+		"
+
+		test_expect_success ROOT,TRACEFS "$cc -$opt: live, the extern global and its members have the values gdb prints" "
+			command -v $cc &&
+			CC=$cc build_prog ext_$opt \"\$WORKLOADS/extern-use.c\" -g -$opt \"\$WORKLOADS/extern-def.c\" &&
+			\"\$PERF\" probe -q -x ext_$opt -a \"$G:ext_${cc}_$opt=use counter conf.level conf.name:string\" &&
+			echo >\"\$TRACEFS/trace\" &&
+			echo 1 >\"\$TRACEFS/events/$G/enable\" &&
+			./ext_$opt >printed && echo 0 >\"\$TRACEFS/events/$G/enable\" &&
+			cat printed && grep -q '^counter=34 level=6 name=conf-name r=10\$' printed &&
+			grep \" ext_${cc}_$opt: \" \"\$TRACEFS/trace\" >line && cat line &&
+			grep -q ' counter=30 level=6 name=\"conf-name\"\$' line
+		"
+	done
+done
+
+# clang addresses globals and static locals by DW_OP_addrx (an index into
+# .debug_addr); perf 6.1 reads globals only and lists no static.
+for opt in O0 O2; do
+	if [ $opt = O0 ]; then args='hits calls setting.level setting.name:string bumped'; else args='hits calls setting.level setting.name:string'; fi
+	test_expect_success CLANG,GDB "clang -$opt: DW_OP_addrx globals and static locals are where gdb has them" "
+		CC=clang build_workload addrx ax_$opt -g -$opt &&
+		readelf --debug-dump=info ax_$opt | grep -q DW_OP_addrx &&
+		h=\$(gdb_static_addr ax_$opt hits) && s=\$(gdb_static_addr ax_$opt setting) &&
+		c=\$(gdb -batch -ex 'info scope tick' ax_$opt | sed -n 's/^Symbol calls is in static storage at address \\(0x[0-9a-f]*\\),.*/\\1/p') &&
+		test -n \"\$c\" &&
+		\"\$PERF\" probe -x ax_$opt -D 'tick $args' >out 2>/dev/null && cat out &&
+		grep -q \" hits=@+\$h:s64 calls=@+\$c:s32 level=@+\$s:s32 name=+0(@+\$(printf 0x%x \$((s + 8)))):string\" out &&
+		gdb -batch -ex 'break tick' -ex run -ex 'p hits' -ex 'p calls' -ex 'p setting.level' -ex 'p setting.name' \\
+			./ax_$opt >gdb.out 2>&1 && cat gdb.out &&
+		grep -q '^.1 = 40\$' gdb.out && grep -q '^.2 = 100\$' gdb.out && grep -q '^.3 = 3\$' gdb.out &&
+		grep -q '^.4 = .* \"setting-name\"\$' gdb.out
+	"
+
+	test_expect_success CLANG,ROOT,TRACEFS "clang -$opt: live, DW_OP_addrx variables have the values gdb prints" "
+		CC=clang build_workload addrx ax_$opt -g -$opt &&
+		\"\$PERF\" probe -q -x ax_$opt -a \"$G:ax_$opt=tick $args\" &&
+		echo >\"\$TRACEFS/trace\" &&
+		echo 1 >\"\$TRACEFS/events/$G/enable\" &&
+		./ax_$opt >printed && echo 0 >\"\$TRACEFS/events/$G/enable\" &&
+		cat printed && grep -q '^hits=47 calls=105 level=3 name=setting-name r=108\$' printed &&
+		grep \" ax_$opt: \" \"\$TRACEFS/trace\" >line && cat line &&
+		grep -q ' hits=40 calls=100 level=3 name=\"setting-name\"' line &&
+		{ [ $opt != O0 ] || grep -q ' bumped=2\$' line; }
+	"
+done
+
+test_expect_success CLANG,GDB '-V --externs lists the DW_OP_addrx globals and statics (perf 6.1: only the external ones)' '
+	CC=clang build_workload addrx ax_O0 -g -O0 &&
+	gdb -batch -ex "info scope tick" ax_O0 >scope && cat scope &&
+	grep -q "^Symbol calls is in static storage" scope &&
+	gdb -batch -ex "info variables" ax_O0 >vars && cat vars &&
+	grep -q "^5:	static int bumped;" vars && grep -q "^4:	long hits;" vars &&
+	grep -q "^3:	struct cfg setting;" vars &&
+	"$PERF" probe -x ax_O0 -V tick --externs >out &&
+	printf "%s\n" "Available variables at tick" "	@<tick+0>" "		int	bumped" "		int	calls" \
+		"		int	n" "		long	hits" "		struct cfg	setting" >expect &&
+	test_cmp_file expect out
+'
+
+# A source named with "dir/..": the path perf -L shows (the CU's directory
+# joined) is a spec like any other.
+test_expect_success GDB 'SRC:LINE by the full DWARF path with "..", as -L prints it' '
+	mkdir -p dd/sub && cp "$WORKLOADS/dwarf-live.c" dd/ &&
+	(cd dd && ${CC:-gcc} -g -O0 -o ../ddprog sub/../dwarf-live.c) &&
+	"$PERF" probe -x ddprog -L handle >out && head -n 1 out &&
+	test "$(head -n 1 out)" = "<handle@$TEST_TMP/dd/sub/../dwarf-live.c:0>" &&
+	a=$(gdb_line_addr ddprog dwarf-live.c:8) && test -n "$a" &&
+	for p in "$TEST_TMP/dd/sub/../dwarf-live.c" "$TEST_TMP/dd/dwarf-live.c" sub/../dwarf-live.c; do
+		"$PERF" probe -x ddprog -D "$p:8" >out && cat out &&
+		grep -q "^p:probe_ddprog/handle [^ ]*/ddprog:$a\$" out &&
+		"$PERF" probe -x ddprog -L "$p:6-9" >out &&
+		test "$(head -n 1 out)" = "<$TEST_TMP/dd/sub/../dwarf-live.c:6>" || return 1
+	done
+'
+
+test_expect_success SYSTEM_PERF_PROBE 'the full DWARF path with "..": -D and -L as the system perf' '
+	mkdir -p dd/sub && cp "$WORKLOADS/dwarf-live.c" dd/ &&
+	(cd dd && ${CC:-gcc} -g -O0 -o ../ddprog sub/../dwarf-live.c) &&
+	p=$TEST_TMP/dd/sub/../dwarf-live.c &&
+	test_same_as_system_perf probe -x ddprog -D "$p:8" &&
+	test_same_as_system_perf probe -x ddprog -L "$p:6-9" &&
+	test_same_as_system_perf probe -x ddprog -L handle
+'
+
 test_done
