@@ -281,6 +281,53 @@ static bool resolve_addrx(Dwarf_Attribute *attr, const Dwarf_Op *ops, size_t nop
 	return any;
 }
 
+/*
+ * A variable with no location but DW_AT_const_value (clang's inlined
+ * copies, Rust): the value itself.  Integers only; -ENOENT without one.
+ */
+static int const_value(Dwarf_Die *var, struct arg_loc *loc)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type;
+	Dwarf_Word enc = 0, u;
+	Dwarf_Sword sv;
+	struct strbuf sb = STRBUF_INIT;
+	bool is_signed;
+
+	if (!dwarf_attr(var, DW_AT_const_value, &attr))
+		return -ENOENT;
+	switch (dwarf_whatform(&attr)) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_sdata:
+	case DW_FORM_udata:
+	case DW_FORM_implicit_const:
+		break;
+	default:
+		return -ENOTSUP; /* a block: a struct or a string */
+	}
+	if (die_get_real_type(var, &type) && dwarf_tag(&type) == DW_TAG_base_type)
+		die_get_udata(&type, DW_AT_encoding, &enc);
+	is_signed = dwarf_whatform(&attr) == DW_FORM_sdata || enc == DW_ATE_signed ||
+		    enc == DW_ATE_signed_char;
+	if (is_signed && !dwarf_formsdata(&attr, &sv)) {
+		/* data1..8 of a signed type: the value as wide as the type */
+		int size = dwarf_bytesize(&type);
+
+		if (dwarf_whatform(&attr) != DW_FORM_sdata && size > 0 && size < 8)
+			sv = (Dwarf_Sword)((uint64_t)sv << (64 - size * 8)) >> (64 - size * 8);
+		strbuf_addf(&sb, "\\%" PRId64, (int64_t)sv);
+	} else if (!dwarf_formudata(&attr, &u)) {
+		strbuf_addf(&sb, "\\%" PRIu64, (uint64_t)u);
+	} else {
+		return -ENOTSUP;
+	}
+	loc->constant = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
 int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
 {
 	Dwarf_Attribute attr;
@@ -290,7 +337,7 @@ int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_
 
 	memset(loc, 0, sizeof(*loc));
 	if (!dwarf_attr(var, DW_AT_location, &attr))
-		return -ENOENT;
+		return const_value(var, loc);
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
 	if (n <= 0 || nops == 0)
 		return -ENOENT;

@@ -250,4 +250,33 @@ test_expect_success SYSTEM_PERF_PROBE 'the full DWARF path with "..": -D and -L 
 	test_same_as_system_perf probe -x ddprog -L handle
 '
 
+# clang gives a parameter that is a constant in one inlined copy
+# DW_AT_const_value and no location: the constant, as perf 6.1 has it.
+test_expect_success CLANG,GDB 'clang -O2: a DW_AT_const_value parameter of an inlined copy is its value' '
+	CC=clang build_workload inline-const ic -g -O2 &&
+	readelf --debug-dump=info ic | grep -q DW_AT_const_value &&
+	"$PERF" probe -x ic -D "account v scale" >out && cat out &&
+	test_line_count = 2 out &&
+	grep -q " v=%di:s64 scale=\\\\3:s64\$" out &&
+	gdb -batch -ex "break account" -ex run -ex "info args" -ex c -ex "info args" \
+		--args ./ic 9 >gdb.out 2>&1 && cat gdb.out &&
+	grep -q "^scale = 3\$" gdb.out && grep -q "^scale = 9\$" gdb.out
+'
+
+test_expect_success CLANG,SYSTEM_PERF_PROBE 'clang -O2: the inlined copies and their constant as the system perf' '
+	CC=clang build_workload inline-const ic -g -O2 &&
+	test_same_as_system_perf probe -x ic -D "account v scale"
+'
+
+test_expect_success CLANG,ROOT,TRACEFS 'clang -O2: live, the constant copy and the register copy have the values gdb prints' "
+	CC=clang build_workload inline-const ic -g -O2 &&
+	\"\$PERF\" probe -q -x ic -a '$G:ic=account v scale' &&
+	echo >\"\$TRACEFS/trace\" &&
+	echo 1 >\"\$TRACEFS/events/$G/enable\" &&
+	./ic 9 >printed && echo 0 >\"\$TRACEFS/events/$G/enable\" &&
+	cat printed && grep -q '^total=36\$' printed &&
+	grep ' ic: ' \"\$TRACEFS/trace\" >line && grep ' ic_1: ' \"\$TRACEFS/trace\" >>line && cat line &&
+	grep -q ' v=6 scale=3\$' line && grep -q ' v=2 scale=9\$' line
+"
+
 test_done
