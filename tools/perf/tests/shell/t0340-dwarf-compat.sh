@@ -5,6 +5,13 @@ test_description='DWARF where perf 6.1 is wrong or gives up: ustring, clang and 
 
 G=perftest_dw14
 test_probe_group $G
+# The live cases read a trace instance of their own: other scripts clear
+# and fill the top-level buffer meanwhile.
+TI=$TRACEFS/instances/$G
+if test_have_prereq ROOT,TRACEFS; then
+	[ -d "$TI" ] || mkdir "$TI"
+	test_cleanup 'echo 0 >"$TI/events/$G/enable"; rmdir "$TI"'
+fi
 
 # :ustring reads a char * the way :string does: through the pointer.
 test_expect_success ':ustring on a char * parameter, member, array element and global dereferences it' '
@@ -25,11 +32,11 @@ for opt in O0 O2; do
 	test_expect_success ROOT,TRACEFS "-$opt: a live :ustring probe shows the strings the program prints" "
 		build_workload ustr ustr_$opt -g -$opt &&
 		\"\$PERF\" probe -q -x ustr_$opt -a \"$G:us_$opt=greet who:ustring m->who:ustring names[1]:ustring greeting:ustring\" &&
-		echo >\"\$TRACEFS/trace\" &&
-		echo 1 >\"\$TRACEFS/events/$G/enable\" &&
-		./ustr_$opt live-arg >printed && echo 0 >\"\$TRACEFS/events/$G/enable\" &&
+		echo >\"\$TI/trace\" &&
+		echo 1 >\"\$TI/events/$G/enable\" &&
+		./ustr_$opt live-arg >printed && echo 0 >\"\$TI/events/$G/enable\" &&
 		cat printed && grep -q '^who=live-arg m->who=member-str names\\[1\\]=one greeting=hello-global\$' printed &&
-		grep \" us_$opt: \" \"\$TRACEFS/trace\" >line && cat line &&
+		grep \" us_$opt: \" \"\$TI/trace\" >line && cat line &&
 		grep -q ' who_ustring=\"live-arg\" who=\"member-str\" names=\"one\" greeting_ustring=\"hello-global\"\$' line
 	"
 done
@@ -135,11 +142,11 @@ for opt in O0 O1 O2; do
 	test_expect_success CLANG,ROOT,TRACEFS "clang -$opt: live \$params are what the program passed" "
 		CC=clang build_workload clang-prologue pro_$opt -g -$opt &&
 		\"\$PERF\" probe -q -x pro_$opt -a \"$G:mix_$opt=mix \\\$params\" &&
-		echo >\"\$TRACEFS/trace\" &&
-		echo 1 >\"\$TRACEFS/events/$G/enable\" &&
-		./pro_$opt 23 4 >printed && echo 0 >\"\$TRACEFS/events/$G/enable\" &&
+		echo >\"\$TI/trace\" &&
+		echo 1 >\"\$TI/events/$G/enable\" &&
+		./pro_$opt 23 4 >printed && echo 0 >\"\$TI/events/$G/enable\" &&
 		cat printed && grep -q '^mix(23, 4) = ' printed &&
-		grep \" mix_$opt: \" \"\$TRACEFS/trace\" >line && cat line &&
+		grep \" mix_$opt: \" \"\$TI/trace\" >line && cat line &&
 		grep -q ' x=23 k=4\$' line
 	"
 done
@@ -171,11 +178,11 @@ for cc in gcc clang; do
 			command -v $cc &&
 			CC=$cc build_prog ext_$opt \"\$WORKLOADS/extern-use.c\" -g -$opt \"\$WORKLOADS/extern-def.c\" &&
 			\"\$PERF\" probe -q -x ext_$opt -a \"$G:ext_${cc}_$opt=use counter conf.level conf.name:string\" &&
-			echo >\"\$TRACEFS/trace\" &&
-			echo 1 >\"\$TRACEFS/events/$G/enable\" &&
-			./ext_$opt >printed && echo 0 >\"\$TRACEFS/events/$G/enable\" &&
+			echo >\"\$TI/trace\" &&
+			echo 1 >\"\$TI/events/$G/enable\" &&
+			./ext_$opt >printed && echo 0 >\"\$TI/events/$G/enable\" &&
 			cat printed && grep -q '^counter=34 level=6 name=conf-name r=10\$' printed &&
-			grep \" ext_${cc}_$opt: \" \"\$TRACEFS/trace\" >line && cat line &&
+			grep \" ext_${cc}_$opt: \" \"\$TI/trace\" >line && cat line &&
 			grep -q ' counter=30 level=6 name=\"conf-name\"\$' line
 		"
 	done
@@ -202,11 +209,11 @@ for opt in O0 O2; do
 	test_expect_success CLANG,ROOT,TRACEFS "clang -$opt: live, DW_OP_addrx variables have the values gdb prints" "
 		CC=clang build_workload addrx ax_$opt -g -$opt &&
 		\"\$PERF\" probe -q -x ax_$opt -a \"$G:ax_$opt=tick $args\" &&
-		echo >\"\$TRACEFS/trace\" &&
-		echo 1 >\"\$TRACEFS/events/$G/enable\" &&
-		./ax_$opt >printed && echo 0 >\"\$TRACEFS/events/$G/enable\" &&
+		echo >\"\$TI/trace\" &&
+		echo 1 >\"\$TI/events/$G/enable\" &&
+		./ax_$opt >printed && echo 0 >\"\$TI/events/$G/enable\" &&
 		cat printed && grep -q '^hits=47 calls=105 level=3 name=setting-name r=108\$' printed &&
-		grep \" ax_$opt: \" \"\$TRACEFS/trace\" >line && cat line &&
+		grep \" ax_$opt: \" \"\$TI/trace\" >line && cat line &&
 		grep -q ' hits=40 calls=100 level=3 name=\"setting-name\"' line &&
 		{ [ $opt != O0 ] || grep -q ' bumped=2\$' line; }
 	"
@@ -271,11 +278,11 @@ test_expect_success CLANG,SYSTEM_PERF_PROBE 'clang -O2: the inlined copies and t
 test_expect_success CLANG,ROOT,TRACEFS 'clang -O2: live, the constant copy and the register copy have the values gdb prints' "
 	CC=clang build_workload inline-const ic -g -O2 &&
 	\"\$PERF\" probe -q -x ic -a '$G:ic=account v scale' &&
-	echo >\"\$TRACEFS/trace\" &&
-	echo 1 >\"\$TRACEFS/events/$G/enable\" &&
-	./ic 9 >printed && echo 0 >\"\$TRACEFS/events/$G/enable\" &&
+	echo >\"\$TI/trace\" &&
+	echo 1 >\"\$TI/events/$G/enable\" &&
+	./ic 9 >printed && echo 0 >\"\$TI/events/$G/enable\" &&
 	cat printed && grep -q '^total=36\$' printed &&
-	grep ' ic: ' \"\$TRACEFS/trace\" >line && grep ' ic_1: ' \"\$TRACEFS/trace\" >>line && cat line &&
+	grep ' ic: ' \"\$TI/trace\" >line && grep ' ic_1: ' \"\$TI/trace\" >>line && cat line &&
 	grep -q ' v=6 scale=3\$' line && grep -q ' v=2 scale=9\$' line
 "
 
