@@ -12,6 +12,7 @@
 #include "util/elf-util.h"
 #include "util/strbuf.h"
 #include "util/util.h"
+#include "util/util.h"
 
 const char *dwarf_reg_name(unsigned int num)
 {
@@ -154,9 +155,63 @@ bool source_file_matches(const char *path, const char *want)
 	return lp == lw || path[lp - lw - 1] == '/';
 }
 
+const char *die_decl_file(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *f = dwarf_decl_file(die);
+
+	if (f)
+		return f;
+	/*
+	 * DWARF 5 numbers the files from 0, the CU's own file (clang uses
+	 * it), which libdw's dwarf_decl_file() takes for "no file".
+	 */
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    !dwarf_cu_die(attr.cu, &cu, NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    dwarf_getsrcfiles(&cu, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+struct global_def {
+	const char *name;
+	Dwarf_Die *var;
+};
+
+static int global_def_in_cu(Dwarf_Die *cu, void *arg)
+{
+	struct global_def *g = arg;
+	Dwarf_Die child;
+	const char *n;
+
+	if (dwarf_child(cu, &child))
+		return 0;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_variable && (n = dwarf_diename(&child)) &&
+		    !strcmp(n, g->name) && dwarf_hasattr(&child, DW_AT_location) &&
+		    !dwarf_hasattr(&child, DW_AT_declaration) &&
+		    dwarf_hasattr_integrate(&child, DW_AT_external)) {
+			*g->var = child;
+			return 1;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+bool die_find_global_definition(Dwarf *dw, const char *name, Dwarf_Die *var)
+{
+	struct global_def g = { name, var };
+
+	return die_for_each_cu(dw, global_def_in_cu, &g) == 1;
+}
+
 bool die_in_file(Dwarf_Die *die, const char *file)
 {
-	return !file || source_file_matches(dwarf_decl_file(die), file);
+	return !file || source_file_matches(die_decl_file(die), file);
 }
 
 int die_for_each_cu(Dwarf *dw, int (*fn)(Dwarf_Die *cu, void *arg), void *arg)
@@ -183,6 +238,71 @@ struct cu_file_walk {
 	void *arg;
 };
 
+/* @path with "." and "dir/.." taken out, as words (no symlinks looked at). */
+static char *path_lexical(const char *path)
+{
+	char *out = xstrdup(path), *q = out;
+	const char *p = path;
+
+	while (*p) {
+		const char *e = strchrnul(p, '/');
+		size_t n = (size_t)(e - p);
+
+		if ((n == 1 && p[0] == '.') || n == 0) {
+			/* nothing: "//" or "/./" */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.' && q > out && q[-1] != '.') {
+			while (q > out && q[-1] != '/')
+				q--;
+			if (q > out && q - 1 > out)
+				q--; /* the '/' before the removed word, unless the root */
+		} else {
+			if (q > out && q[-1] != '/')
+				*q++ = '/';
+			memcpy(q, p, n);
+			q += n;
+		}
+		if (!*e)
+			break;
+		if (q == out && path[0] == '/')
+			*q++ = '/';
+		p = e + 1;
+	}
+	*q = '\0';
+	return out;
+}
+
+char *die_cu_full_path(Dwarf_Die *cu, const char *p)
+{
+	Dwarf_Attribute attr;
+	const char *dir;
+
+	if (!p)
+		return NULL;
+	dir = p[0] != '/' && dwarf_attr(cu, DW_AT_comp_dir, &attr) ? dwarf_formstring(&attr) : NULL;
+	return dir ? path_join(dir, p) : xstrdup(p);
+}
+
+/*
+ * Is the file @p of @cu's table the absolute @want, as perf -L shows it
+ * (the CU's directory joined, "dir/.." kept) or with "dir/.." resolved?
+ */
+static bool abs_source_matches(Dwarf_Die *cu, const char *p, const char *want)
+{
+	char *full, *a, *b;
+	bool ok;
+
+	if (!p || want[0] != '/')
+		return false;
+	full = die_cu_full_path(cu, p);
+	a = path_lexical(full);
+	b = path_lexical(want);
+	ok = !strcmp(full, want) || !strcmp(a, b);
+	free(full);
+	free(a);
+	free(b);
+	return ok;
+}
+
 static int cu_file_walk_one(Dwarf_Die *cu, void *arg)
 {
 	struct cu_file_walk *w = arg;
@@ -192,10 +312,10 @@ static int cu_file_walk_one(Dwarf_Die *cu, void *arg)
 	if ((!w->all && !source_file_matches(dwarf_diename(cu), w->file)) ||
 	    dwarf_getsrcfiles(cu, &files, &nfiles))
 		return 0;
-	for (size_t i = 1; i < nfiles; i++) {
+	for (size_t i = 0; i < nfiles; i++) {
 		const char *p = dwarf_filesrc(files, i, NULL, NULL);
 
-		if (source_file_matches(p, w->file)) {
+		if (source_file_matches(p, w->file) || abs_source_matches(cu, p, w->file)) {
 			w->found++;
 			return w->fn(cu, p, w->arg);
 		}
@@ -429,7 +549,9 @@ bool dwarf_op_is_location(unsigned int atom)
 {
 	return (atom >= DW_OP_reg0 && atom <= DW_OP_reg31) ||
 	       (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) || atom == DW_OP_regx ||
-	       atom == DW_OP_bregx || atom == DW_OP_fbreg || atom == DW_OP_addr;
+	       atom == DW_OP_bregx || atom == DW_OP_fbreg || atom == DW_OP_addr ||
+	       /* DWARF 5's address by its index (clang), read as DW_OP_addr */
+	       atom == DW_OP_addrx || atom == DW_OP_GNU_addr_index;
 }
 
 void die_var_range(struct strbuf *sb, Dwarf_Die *var, const char *fname, Dwarf_Addr entry,

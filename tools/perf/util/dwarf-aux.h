@@ -51,6 +51,22 @@ Dwarf_Off die_origin_offset(Dwarf_Die *die);
 /* Does the source path @path name the file @want ("x.c", "dir/x.c")? */
 bool source_file_matches(const char *path, const char *want);
 
+/* The file @die is declared in (DWARF 5's file 0 too), NULL when none. */
+const char *die_decl_file(Dwarf_Die *die);
+
+/*
+ * The definition of the external variable @name, in whichever CU has it
+ * (the one an "extern" declaration of another unit stands for).
+ */
+bool die_find_global_definition(Dwarf *dw, const char *name, Dwarf_Die *var);
+
+/*
+ * The path @p of @cu's file table as perf shows it: a relative one (libdw
+ * leaves a relative directory so, "sub/../f.c") joined to the CU's
+ * DW_AT_comp_dir.  A new string, NULL for NULL.
+ */
+char *die_cu_full_path(Dwarf_Die *cu, const char *p);
+
 /* Is @die declared in @file (see source_file_matches; NULL: any file)? */
 bool die_in_file(Dwarf_Die *die, const char *file);
 

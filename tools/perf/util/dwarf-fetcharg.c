@@ -253,19 +253,96 @@ static int place_frame_base(void *arg, const char **reg, long *off)
 	return frame_base_from_ops(ops, nops, place_cfa, arg, reg, off);
 }
 
+/*
+ * DW_OP_addrx (DWARF 5, clang) and DW_OP_GNU_addr_index name the address
+ * by its index in .debug_addr: into @copy as the DW_OP_addr it stands for.
+ * False when @ops has none (or more than @copy holds: left as it is).
+ */
+static bool resolve_addrx(Dwarf_Attribute *attr, const Dwarf_Op *ops, size_t nops, Dwarf_Op *copy,
+			  size_t max)
+{
+	bool any = false;
+
+	if (nops > max)
+		return false;
+	for (size_t i = 0; i < nops; i++) {
+		Dwarf_Attribute res;
+		Dwarf_Addr a;
+
+		copy[i] = ops[i];
+		if (ops[i].atom != DW_OP_addrx && ops[i].atom != DW_OP_GNU_addr_index)
+			continue;
+		if (dwarf_getlocation_attr(attr, &ops[i], &res) || dwarf_formaddr(&res, &a))
+			return false;
+		copy[i].atom = DW_OP_addr;
+		copy[i].number = a;
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * A variable with no location but DW_AT_const_value (clang's inlined
+ * copies, Rust): the value itself.  Integers only; -ENOENT without one.
+ */
+static int const_value(Dwarf_Die *var, struct arg_loc *loc)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type;
+	Dwarf_Word enc = 0, u;
+	Dwarf_Sword sv;
+	struct strbuf sb = STRBUF_INIT;
+	bool is_signed;
+
+	if (!dwarf_attr(var, DW_AT_const_value, &attr))
+		return -ENOENT;
+	switch (dwarf_whatform(&attr)) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_sdata:
+	case DW_FORM_udata:
+	case DW_FORM_implicit_const:
+		break;
+	default:
+		return -ENOTSUP; /* a block: a struct or a string */
+	}
+	if (die_get_real_type(var, &type) && dwarf_tag(&type) == DW_TAG_base_type)
+		die_get_udata(&type, DW_AT_encoding, &enc);
+	is_signed = dwarf_whatform(&attr) == DW_FORM_sdata || enc == DW_ATE_signed ||
+		    enc == DW_ATE_signed_char;
+	if (is_signed && !dwarf_formsdata(&attr, &sv)) {
+		/* data1..8 of a signed type: the value as wide as the type */
+		int size = dwarf_bytesize(&type);
+
+		if (dwarf_whatform(&attr) != DW_FORM_sdata && size > 0 && size < 8)
+			sv = (Dwarf_Sword)((uint64_t)sv << (64 - size * 8)) >> (64 - size * 8);
+		strbuf_addf(&sb, "\\%" PRId64, (int64_t)sv);
+	} else if (!dwarf_formudata(&attr, &u)) {
+		strbuf_addf(&sb, "\\%" PRIu64, (uint64_t)u);
+	} else {
+		return -ENOTSUP;
+	}
+	loc->constant = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
 int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Op *ops;
+	Dwarf_Op *ops, copy[8];
 	size_t nops;
 	int n;
 
 	memset(loc, 0, sizeof(*loc));
 	if (!dwarf_attr(var, DW_AT_location, &attr))
-		return -ENOENT;
+		return const_value(var, loc);
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
 	if (n <= 0 || nops == 0)
 		return -ENOENT;
+	if (resolve_addrx(&attr, ops, nops, copy, sizeof(copy) / sizeof(copy[0])))
+		ops = copy;
 	return loc_from_ops(ops, nops, dwarf_diename(var), place_frame_base, (void *)c, loc);
 }
 
@@ -464,7 +541,8 @@ static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwa
 int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwarf_Die *type,
 			char **bitfield, char **out)
 {
-	if (pa->type && !strcmp(pa->type, "string")) {
+	if (pa->type && (!strcmp(pa->type, "string") || !strcmp(pa->type, "ustring"))) {
+		/* A user-space string is read the same way: through the pointer. */
 		Dwarf_Die elem;
 		int tag = dwarf_tag(type);
 
@@ -480,7 +558,7 @@ int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dw
 			pr_err("Failed to cast into string: %s is on a register.\n", pa->var);
 			return -EINVAL;
 		}
-		*out = xstrdup("string");
+		*out = xstrdup(pa->type);
 	} else if (pa->type) {
 		*out = xstrdup(pa->type);
 	} else if (*bitfield) {

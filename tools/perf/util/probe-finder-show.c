@@ -234,7 +234,7 @@ static void mark_code_lines(Dwarf_Die *cu, Dwarf_Die *func, const char *path, bo
 		Dwarf_Line *l = dwarf_onesrcline(ls, i);
 		Dwarf_Addr a;
 		int ln;
-		bool stmt = false, end = false;
+		bool stmt = false, end = false, pe = false;
 
 		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
 			continue;
@@ -244,6 +244,12 @@ static void mark_code_lines(Dwarf_Die *cu, Dwarf_Die *func, const char *path, bo
 			continue;
 		if (func && dwarf_haspc(func, a) <= 0)
 			continue;
+		/*
+		 * A row marked prologue_end (clang) is where its line's code
+		 * starts, even at the entry or after rows of no code.
+		 */
+		if (!dwarf_lineprologueend(l, &pe) && pe)
+			goto mark;
 		if (shares_address(ls, i, a, ln))
 			continue;
 		for (int j = 0; j < w.nr; j++) {
@@ -252,6 +258,7 @@ static void mark_code_lines(Dwarf_Die *cu, Dwarf_Die *func, const char *path, bo
 				break;
 			}
 		}
+	mark:
 		if (ln < 1 || ln > max)
 			continue;
 		lines[ln] = true;
@@ -294,14 +301,9 @@ static int print_lines(const char *path, const bool *code, int nlines, int start
  */
 static char *shown_source_path(Dwarf_Die *cu, const char *file, const char *real)
 {
-	Dwarf_Attribute attr;
-	const char *dir = NULL;
-
 	if (!strstr(real, "/source##"))
 		return xstrdup(real);
-	if (file[0] != '/' && dwarf_attr(cu, DW_AT_comp_dir, &attr))
-		dir = dwarf_formstring(&attr);
-	return dir ? path_join(dir, file) : xstrdup(file);
+	return die_cu_full_path(cu, file);
 }
 
 /* Has any line of [@start, @end] (@end < 0: to the end) code? */
@@ -410,7 +412,7 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 			func_list__clear(&fl);
 			return -ENOENT;
 		}
-		path = dwarf_decl_file(&f->die);
+		path = die_decl_file(&f->die);
 		dwarf_decl_line(&f->die, &decl);
 		real = debuginfo__source_path(dbg, &f->cu, path);
 		nlines = count_lines(real);
@@ -425,7 +427,7 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		code = xzalloc(sizeof(bool) * (nlines + 1));
 		for (int i = 0; i < fl.nr && nlines > 0; i++)
 			if (&fl.f[i] == f ||
-			    (inlined_only && !strcmp(dwarf_decl_file(&fl.f[i].die), path)))
+			    (inlined_only && !strcmp(die_decl_file(&fl.f[i].die), path)))
 				mark_code_lines(&fl.f[i].cu, &fl.f[i].die, path, code, nlines - 1);
 		for (int i = 1; i < nlines; i++)
 			if (code[i])
@@ -492,7 +494,7 @@ char *debuginfo__probe_point_name(struct debuginfo *dbg, uint64_t addr)
 	if (!die_cu_of_addr(debuginfo__dwarf(dbg), addr, &cu) ||
 	    !die_find_subprogram_at(&cu, addr, &func) || !die_func_entry(&func, &entry))
 		return NULL;
-	file = dwarf_decl_file(&func);
+	file = die_decl_file(&func);
 	dwarf_decl_line(&func, &decl);
 	strbuf_addstr(&sb, die_func_name(&func));
 	line = addr == entry ? NULL : dwarf_getsrc_die(&cu, addr);

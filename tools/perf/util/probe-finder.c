@@ -201,7 +201,7 @@ static bool add_function_at(struct debuginfo *dbg, const GElf_Sym *sym, const ch
 	    !die_find_subprogram_at(&cu, sym->st_value, &func) || !die_in_file(&func, file))
 		return false;
 	if (GELF_ST_BIND(sym->st_info) == STB_LOCAL &&
-	    !source_file_matches(dwarf_decl_file(&func), dwarf_diename(&cu)))
+	    !source_file_matches(die_decl_file(&func), dwarf_diename(&cu)))
 		*in_headers = true;
 	add_function(fl, &func, &cu, no_inlines);
 	return true;
@@ -309,6 +309,33 @@ static Dwarf_Addr skip_prologue(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry
 	return best;
 }
 
+/*
+ * Where the line table marks the end of @func's prologue (prologue_end,
+ * clang and DWARF 5 line programs): the first marked row in @func at or
+ * after @entry.  False when the table marks none there (gcc).
+ */
+static bool prologue_end(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry, Dwarf_Addr *addr)
+{
+	Dwarf_Lines *lines;
+	size_t nlines;
+	bool found = false;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines))
+		return false;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool pe = false;
+
+		if (dwarf_lineaddr(l, &a) || a < entry || (found && a >= *addr) ||
+		    dwarf_lineprologueend(l, &pe) || !pe || dwarf_haspc(func, a) <= 0)
+			continue;
+		*addr = a;
+		found = true;
+	}
+	return found;
+}
+
 /* ---- lines -------------------------------------------------------------- */
 
 /*
@@ -378,7 +405,7 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		Dwarf_Addr a;
 		int ln;
-		bool stmt = false, end = false, mapped;
+		bool stmt = false, end = false, mapped, pe = false;
 		int shared_here = 0;
 		Dwarf_Die f;
 
@@ -415,7 +442,12 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 			    dwarf_linesrc(p, NULL, NULL) == dwarf_linesrc(l, NULL, NULL))
 				shared_here = pln;
 		}
-		if (!shared && (shared_here || at_entry(func, a, mapped))) {
+		/*
+		 * A row marked prologue_end (clang) starts its line's code:
+		 * rows before it at its address (the declaration's) have none.
+		 */
+		dwarf_lineprologueend(l, &pe);
+		if (!shared && !pe && (shared_here || at_entry(func, a, mapped))) {
 			Dwarf_Addr entry;
 
 			/* At a function's entry perf points at the function itself. */
@@ -572,8 +604,13 @@ static bool scope_variable(Dwarf_Die *scope, const char *name, bool globals, Dwa
 	return false;
 }
 
-/* Look a variable up by name in the scopes of the place, then the CU. */
-static bool find_variable(struct probe_place *place, const char *name, Dwarf_Die *var)
+/*
+ * Look a variable up by name in the scopes of the place, then the CU, then
+ * the external definitions of other CUs: an "extern" declaration has no
+ * location of its own (gcc), or no DIE at all in the unit using it (clang).
+ */
+static bool find_variable(struct debuginfo *dbg, struct probe_place *place, const char *name,
+			  Dwarf_Die *var)
 {
 	Dwarf_Die *scopes = NULL;
 	int n = probe_place__scopes(place, &scopes);
@@ -582,7 +619,14 @@ static bool find_variable(struct probe_place *place, const char *name, Dwarf_Die
 	for (int i = 0; i < n - 1 && !found; i++)
 		found = scope_variable(&scopes[i], name, false, var);
 	free(scopes);
-	return found || scope_variable(&place->cu, name, true, var);
+	if (found)
+		return true;
+	found = scope_variable(&place->cu, name, true, var);
+	if (found && dwarf_hasattr(var, DW_AT_location))
+		return true;
+	if (die_find_global_definition(debuginfo__dwarf(dbg), name, var))
+		return true;
+	return found;
 }
 
 /* $vars: the function's parameters and variables, into blocks holding the address. */
@@ -649,7 +693,7 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 			pr_err("Semantic error: You can't specify local variable for kretprobe.\n");
 			ret = -EINVAL;
 			break;
-		} else if (!find_variable(place, pa->var, &var)) {
+		} else if (!find_variable(dbg, place, pa->var, &var)) {
 			pr_err("Failed to find a variable '%s' in %s: no local, parameter or global of that name.\n",
 			       pa->var, die_func_name(&place->func));
 			ret = -ENOENT;
@@ -700,13 +744,13 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 			continue;
 		}
 		if (pp->lazy_line) {
-			ret = find_lazy_rows(dbg, cu, func, dwarf_decl_file(func), pp->lazy_line,
-					     pl, name);
+			ret = find_lazy_rows(dbg, cu, func, die_decl_file(func), pp->lazy_line, pl,
+					     name);
 		} else if (pp->line) {
 			int decl = 0;
 
 			dwarf_decl_line(func, &decl);
-			ret = find_line_rows(cu, func, dwarf_decl_file(func), decl + pp->line, pl,
+			ret = find_line_rows(cu, func, die_decl_file(func), decl + pp->line, pl,
 					     name);
 			if (ret) {
 				pr_err("This line is sharing the address with other lines.\n"
@@ -726,7 +770,24 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 			Dwarf_Addr addr = entry;
 
 			if (!pp->retprobe && args_need_dwarf(pev) &&
-			    dwarf_tag(func) == DW_TAG_subprogram && die_cu_is_unoptimized(cu)) {
+			    dwarf_tag(func) == DW_TAG_subprogram &&
+			    prologue_end(cu, func, entry, &addr)) {
+				/*
+				 * The compiler says where the prologue ends,
+				 * optimized or not: the arguments are in place
+				 * there, and not yet moved on.
+				 */
+				if (addr != entry && !*skipped) {
+					pr_warning(
+						"Skipping prologue to its end in the line table.\n"
+						"Probe on address 0x%" PRIx64
+						" to force probing at the function entry.\n\n",
+						(uint64_t)entry);
+					*skipped = true;
+				}
+			} else if (!pp->retprobe && args_need_dwarf(pev) &&
+				   dwarf_tag(func) == DW_TAG_subprogram &&
+				   die_cu_is_unoptimized(cu)) {
 				addr = skip_prologue(cu, func, entry);
 				if (addr != entry && !*skipped) {
 					pr_warning(
