@@ -372,6 +372,7 @@ int build_id_cache__add(const char *name, const char *file, const struct build_i
 	char *elf = path_join(dir, "elf"), *probes = path_join(dir, "probes");
 	char *link_dir = xstrdup(link);
 	bool created = access(dir, F_OK) < 0;
+	struct stat st;
 	int ret;
 
 	*strrchr(link_dir, '/') = '\0';
@@ -382,7 +383,12 @@ int build_id_cache__add(const char *name, const char *file, const struct build_i
 		ret = create_empty(probes);
 	if (!ret)
 		ret = mkdir_p(link_dir, 0755);
-	if (!ret)
+	/*
+	 * The link stays with the entry it leads to, as perf keeps it: a copy
+	 * of the build at another path gets its own entry, not the link.  A
+	 * missing or dangling one is (re)made.
+	 */
+	if (!ret && stat(link, &st) < 0)
 		ret = symlink_replace(target, link);
 	if (ret && created) {
 		rm_rf(dir);
