@@ -417,6 +417,53 @@ static int find_in_cache(struct probe_cache *pc, const struct perf_probe_event *
 	return ntevs;
 }
 
+/* The events of every cached binary that answer one SDT or cached event. */
+struct every_cache {
+	const struct perf_probe_event *pev;
+	struct probe_trace_event *tevs;
+	int ntevs;
+};
+
+static int find_in_one_of_every_cache(const struct build_id_cache_entry *ent, const char *dir,
+				      void *ctx)
+{
+	struct every_cache *ec = ctx;
+	struct probe_target bt = { .uprobes = true };
+	struct probe_cache *pc;
+	int before = ec->ntevs, ret = 0;
+
+	/* Only a file that is still there, and still that build (as perf). */
+	if (ent->name[0] != '/' || access(ent->name, R_OK) < 0 ||
+	    probe_cache__open(dir, false, &pc, NULL))
+		return 0;
+	bt.path = xstrdup(ent->name);
+	for (int i = 0; i < pc->nr && !ret; i++)
+		if (cache_entry_defines(&pc->entries[i], ec->pev->group, ec->pev->event))
+			ret = tevs_from_cache_entry(&pc->entries[i], ec->pev, &bt, &ec->tevs,
+						    &ec->ntevs);
+	probe_cache__close(pc);
+	probe_target__clear(&bt);
+	return ret ? ret : ec->ntevs - before;
+}
+
+/*
+ * With no target (-x): SDT and cached %GROUP:EVENT events of every binary
+ * of the build-id cache, each placed on its own binary, as perf does.
+ */
+static int find_in_every_cache(const struct perf_probe_event *pev, struct probe_trace_event **tevs)
+{
+	struct every_cache ec = { .pev = pev };
+	int ret = probe_caches__for_each_defining(pev->group, pev->event,
+						  find_in_one_of_every_cache, &ec);
+
+	if (ret < 0) {
+		free_trace_events(ec.tevs, ec.ntevs);
+		return ret;
+	}
+	*tevs = ec.tevs;
+	return ec.ntevs;
+}
+
 /*
  * Stage 1: the probe cache of the target's build-id, and for SDT events
  * the target's own SDT notes.  Returns the count of *@tevs, 0 for a miss
@@ -433,6 +480,8 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 		ret = find_in_cache(pc, pev, t, tevs);
 	if (ret == 0 && pev->sdt)
 		ret = find_sdt_in_binary(pev, t, tevs);
+	if (ret == 0 && pev->sdt && !t->uprobes && !t->path && !t->module)
+		ret = find_in_every_cache(pev, tevs);
 	if (ret > 0 && pev->sdt && !probe_conf.dry_run) {
 		int err = check_ref_ctr_support(*tevs, ret);
 
@@ -863,11 +912,13 @@ int add_perf_probe_events(struct perf_probe_event *pevs, int npevs)
 {
 	struct probe_cache *pc = NULL;
 	struct probe_batch b;
-	bool uprobes = npevs > 0 && pevs[0].uprobes;
+	bool uprobes;
 	int ret = probe_batch__convert(&b, pevs, npevs);
 
 	if (ret)
 		return ret;
+	/* SDT events found with no -x are uprobes of the binaries that have them. */
+	uprobes = b.ntevs > 0 ? b.tevs[0].uprobes : npevs > 0 && pevs[0].uprobes;
 	if (probe_conf.cache)
 		ret = probe_batch__cache(&b, pevs, npevs, &pc);
 	if (!ret)
