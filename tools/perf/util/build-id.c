@@ -12,6 +12,7 @@
 
 #include "util/build-id.h"
 #include "util/config.h"
+#include "util/debug.h"
 #include "util/elf-util.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -364,6 +365,26 @@ static char *link_target(const char *name, const struct build_id *bid)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The separate debuginfo of a build as perf finds it for the cache: the
+ * distribution's /usr/lib/debug/.build-id/xx/yyyy.debug, when it is that
+ * build's.  NULL when there is none.
+ */
+static char *system_debug_file(const struct build_id *bid)
+{
+	char sbid[SBUILD_ID_SIZE];
+	struct strbuf sb = STRBUF_INIT;
+	struct build_id dbid;
+
+	build_id__sprintf(bid, sbid);
+	strbuf_addf(&sb, "/usr/lib/debug/.build-id/%.2s/%s.debug", sbid, sbid + 2);
+	if (filename__read_build_id(sb.buf, &dbid) || !build_id__equal(&dbid, bid)) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 int build_id_cache__add(const char *name, const char *file, const struct build_id *bid, bool force)
 {
 	char *dir = build_id_cache__dirname(name, bid);
@@ -379,6 +400,15 @@ int build_id_cache__add(const char *name, const char *file, const struct build_i
 	ret = mkdir_p(dir, 0755);
 	if (!ret && file && (force || access(elf, F_OK) < 0))
 		ret = link_or_copy(file, elf);
+	if (!ret && file) {
+		/* Its separate debuginfo, as `debug` (as perf keeps it); not fatal. */
+		char *from = system_debug_file(bid), *debug = path_join(dir, "debug");
+
+		if (from && (force || access(debug, F_OK) < 0) && link_or_copy(from, debug))
+			pr_debug("Not keeping %s in the build-id cache\n", from);
+		free(debug);
+		free(from);
+	}
 	if (!ret)
 		ret = create_empty(probes);
 	if (!ret)

@@ -83,6 +83,8 @@ bool build_id_cache__cached(const char *name, const struct build_id *bid);
 /*
  * Add the entry for NAME with BID, taking the content from @file (NULL: no
  * `elf`, as for the kernel).  With @force an existing `elf` is replaced.
+ * A file's separate debuginfo, /usr/lib/debug/.build-id/xx/yyyy.debug of
+ * the same build-id, is kept as `debug` beside it, as perf keeps it.
  * The .build-id link is made only when there is none or it dangles: as with
  * perf, it keeps leading to the first name the build was cached under.
  * Either the whole entry is there afterwards or, on error, nothing this call

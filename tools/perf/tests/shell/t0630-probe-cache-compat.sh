@@ -153,4 +153,48 @@ test_expect_success SDT,SYSTEM_PERF 'the system perf reads the build-id cache wi
 	done
 '
 
+# buildid-cache -a keeps the distribution's separate debuginfo as `debug`.
+test_expect_success ROOT 'setup: a stripped build whose debuginfo is in /usr/lib/debug/.build-id' '
+	bid=$(od -An -N20 -tx1 /dev/urandom | tr -d " \n") &&
+	build_workload cache-compat "$TEST_TMP/dbg.full" -g -O0 "-Wl,--build-id=0x$bid" &&
+	objcopy --only-keep-debug "$TEST_TMP/dbg.full" "$TEST_TMP/c14dbg.debug" &&
+	objcopy --strip-debug --add-gnu-debuglink="$TEST_TMP/c14dbg.debug" "$TEST_TMP/dbg.full" "$TEST_TMP/c14dbg" &&
+	test "$(build_id_of "$TEST_TMP/c14dbg")" = "$bid" &&
+	DEBUGFILE=/usr/lib/debug/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).debug &&
+	echo "$DEBUGFILE" >debugfile &&
+	{ test -d "$(dirname "$DEBUGFILE")" || { mkdir -p "$(dirname "$DEBUGFILE")" && : >debugdir-made; }; } &&
+	cp "$TEST_TMP/c14dbg.debug" "$DEBUGFILE"
+'
+DEBUGFILE=$(cat "$TEST_TMP/debugfile" 2>/dev/null)
+# Ours only: a random build-id no one else has.
+if [ -n "$DEBUGFILE" ]; then
+	test_cleanup "rm -f '$DEBUGFILE'"
+	[ -e "$TEST_TMP/debugdir-made" ] && test_cleanup "rmdir '$(dirname "$DEBUGFILE")'"
+fi
+
+test_expect_success ROOT 'buildid-cache -a keeps the debuginfo as the entry'"'"'s debug file' '
+	H=$TEST_TMP/home-dbg && mkdir -p "$H" &&
+	HOME=$H "$PERF" buildid-cache -a "$TEST_TMP/c14dbg" &&
+	d=$(dirname "$(probes_file --home "$H" "$TEST_TMP/c14dbg")") &&
+	cmp "$d/debug" "$TEST_TMP/c14dbg.debug" &&
+	cmp "$d/elf" "$TEST_TMP/c14dbg" &&
+	(cd "$d" && ls) >actual &&
+	printf "%s\n" debug elf probes >expect &&
+	test_cmp_file expect actual
+'
+
+test_expect_success ROOT,SYSTEM_PERF 'the entry is laid out as the system perf lays it out' '
+	H=$TEST_TMP/home-dbg-sys && mkdir -p "$H" &&
+	HOME=$H "$SYSTEM_PERF" buildid-cache -a "$TEST_TMP/c14dbg" &&
+	(cd "$H/.debug" && find . -printf "%y %p %s\n" | sort) >theirs &&
+	(cd "$TEST_TMP/home-dbg/.debug" && find . -printf "%y %p %s\n" | sort) >ours &&
+	test_cmp_file theirs ours
+'
+
+test_expect_success ROOT 'the kept debuginfo serves DWARF specs once the distribution'"'"'s is gone' '
+	rm -f "$DEBUGFILE" &&
+	HOME=$TEST_TMP/home-dbg "$PERF" probe -x "$TEST_TMP/c14dbg" -D "c14_handle r->len" >out 2>/dev/null &&
+	grep -q "^p:probe_c14dbg/c14_handle $TEST_TMP/c14dbg:0x[0-9a-f]* len=+0(" out
+'
+
 test_done
