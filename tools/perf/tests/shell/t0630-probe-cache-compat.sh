@@ -197,4 +197,24 @@ test_expect_success ROOT 'the kept debuginfo serves DWARF specs once the distrib
 	grep -q "^p:probe_c14dbg/c14_handle $TEST_TMP/c14dbg:0x[0-9a-f]* len=+0(" out
 '
 
+# perf list: the tracepoints of tracefs, probe events among them.
+test_expect_success SYSTEM_PERF,ROOT,TRACEFS 'perf list tracepoint lists the kernel'"'"'s tracepoints as perf does' '
+	# Probe events of other scripts come and go: only the kernel'"'"'s are compared.
+	"$PERF" list tracepoint | grep -v -E "^  (probe|perftest|sdt_)" >ours &&
+	"$SYSTEM_PERF" list tracepoint | grep -v -E "^  (probe|perftest|sdt_)" >theirs &&
+	test_cmp_file theirs ours &&
+	grep -q "^  sched:sched_switch  *\[Tracepoint event\]$" ours &&
+	test_same_as_system_perf list "sched:sched_process_*"
+'
+
+test_expect_success SYSTEM_PERF,ROOT,TRACEFS 'perf list shows a probe event among the tracepoints, as perf does' '
+	"$PERF" probe -q -x "$TEST_TMP/app.full" -a "$G:c14list=c14_handle" &&
+	test_same_as_system_perf list "$G:*" &&
+	grep -q "^  $G:c14list  *\[Tracepoint event\]$" ours &&
+	"$PERF" list >all &&
+	grep -q "^  $G:c14list  *\[Tracepoint event\]$" all &&
+	grep -q "^  sched:sched_switch  *\[Tracepoint event\]$" all &&
+	"$PERF" probe -q -d "$G:c14list"
+'
+
 test_done
