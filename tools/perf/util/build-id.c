@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -580,22 +581,34 @@ static bool is_entry_dir(const char *dir)
 	return false;
 }
 
+/* Directories only (not links): d_type when the file system gives it. */
+static bool real_dir_filter(const char *dir, const char *name, unsigned char d_type)
+{
+	struct stat st;
+	char *full;
+	bool ret;
+
+	if (d_type != DT_UNKNOWN)
+		return d_type == DT_DIR;
+	full = path_join(dir, name);
+	ret = lstat(full, &st) == 0 && S_ISDIR(st.st_mode);
+	free(full);
+	return ret;
+}
+
 /* Gather the entries below ROOT/@rel ("" for the root itself). */
 static void collect_entries(const char *rel, struct build_id_cache_entry **entries, int *nr)
 {
 	char *dir = path_join(buildid_dir(), rel);
 	char **names;
-	int n = lsdir(dir, NULL, &names);
+	int n = lsdir(dir, real_dir_filter, &names);
 
 	for (int i = 0; i < n; i++) {
 		char *full = path_join(dir, names[i]);
 		struct strbuf sub = STRBUF_INIT;
 		struct build_id bid;
-		struct stat st;
 
 		if (!*rel && !strcmp(names[i], ".build-id"))
-			goto next;
-		if (lstat(full, &st) < 0 || !S_ISDIR(st.st_mode))
 			goto next;
 		if (*rel && !build_id__from_hex(&bid, names[i]) && is_entry_dir(full)) {
 			/* Absolute names lost their '/' in the join; [kernel.kallsyms] has none. */
