@@ -121,6 +121,15 @@ test_expect_success SDT,SYSTEM_PERF_PROBE 'with no -x SDT and cached events are 
 	test_same_as_system_perf probe -D "%$G:nm"
 '
 
+test_expect_success SDT,ROOT,TRACEFS 'with no -x a cached event is added to uprobe_events on its binary' '
+	export HOME=$TEST_TMP/home-every &&
+	"$PERF" probe -q -a "%$G:nm" &&
+	grep -q "^p:$G/nm $TEST_TMP/every/c14app:0x[0-9a-f]* len=" "$TRACEFS/uprobe_events" &&
+	! grep -q "$G/nm" "$TRACEFS/kprobe_events" &&
+	"$PERF" probe -q -d "$G:nm" &&
+	! grep -q "$G/nm" "$TRACEFS/uprobe_events"
+'
+
 test_expect_success SDT 'with no -x an unknown SDT event is refused and nothing is written' '
 	export HOME=$TEST_TMP/home-every &&
 	test_refuses "$PERF" probe -D "$SDT_GROUP:nosuch" &&
