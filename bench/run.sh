@@ -131,27 +131,29 @@ if [ -x /usr/bin/python3.11 ] && want "buildid-cache"; then
 	bench_both "buildid-cache --add python3.11" buildid-cache -f -a /usr/bin/python3.11
 fi
 
-# 5. --cache --list over a cache of 1,000 binaries.
-if want "cache --list"; then
-	rm -rf "$HOME/.debug"
-	# 1,000 cache entries, written directly in the on-disk layout
-	# 1,000 binaries (one tiny program, each copy patched to its own
-	# build-id: perf skips entries whose binary is gone) and their cache
-	# entries, written directly in the on-disk layout.
+# fake_cache N ROOT: N binaries (one tiny program, each copy patched to its
+# own build-id: perf skips entries whose binary is gone) in $WORK/binsN and
+# their build-id cache entries under ROOT, each with two cached probes,
+# written directly in the on-disk layout.  Kept between runs.
+fake_cache() {
+	[ -e "$2/.done" ] && return 0
+	rm -rf "$2"
 	printf 'int main(void){return 0;}\n' >"$WORK/tiny.c"
 	${CC:-gcc} -o "$WORK/tiny" "$WORK/tiny.c" -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567
-	python3 - "$WORK" "$HOME/.debug" <<'PY' || true
+	python3 - "$WORK" "$2" "$1" <<'PY' || return 1
 import os, sys
-work, root = sys.argv[1], sys.argv[2]
+work, root, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 tiny = open(work + '/tiny', 'rb').read()
 mark = bytes.fromhex('0123456789abcdef0123456789abcdef01234567')
-os.makedirs(work + '/bins', exist_ok=True)
-for i in range(1000):
+bins = '%s/bins%d' % (work, n)
+os.makedirs(bins, exist_ok=True)
+for i in range(n):
     bid = '%040x' % (i + 1)
-    name = '%s/bins/b%d' % (work, i)
-    with open(name, 'wb') as f:
-        f.write(tiny.replace(mark, bytes.fromhex(bid)))
-    os.chmod(name, 0o755)
+    name = '%s/b%d' % (bins, i)
+    if not os.path.exists(name):
+        with open(name, 'wb') as f:
+            f.write(tiny.replace(mark, bytes.fromhex(bid)))
+        os.chmod(name, 0o755)
     d = root + name + '/' + bid
     os.makedirs(d, exist_ok=True)
     with open(d + '/probes', 'w') as f:
@@ -165,7 +167,27 @@ for i in range(1000):
     except FileExistsError:
         pass
 PY
+	touch "$2/.done"
+}
+
+# 5. --cache --list over a cache of 1,000 binaries.
+if want "cache --list"; then
+	rm -rf "$HOME/.debug"
+	fake_cache 1000 "$HOME/.debug"
 	bench_both "cache --list, 1000 binaries" probe --cache --list
+fi
+
+# 5b. An SDT event with no -x: found by searching every cached binary, in
+# caches of 1,000 and 10,000 binaries that also hold python3.11.
+if [ -x /usr/bin/python3.11 ] && want "sdt search"; then
+	home=$HOME
+	for n in 1000 10000; do
+		export HOME="$WORK/home-sdt$n"
+		fake_cache "$n" "$HOME/.debug" &&
+			"$THEIRS" buildid-cache -a /usr/bin/python3.11 2>/dev/null
+		bench_both "sdt search, $n binaries" probe -n -q -a sdt_python:function__entry
+	done
+	export HOME="$home"
 fi
 
 # 6. Scaling: one func:line var probe in programs of 1k, 10k and 100k

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf list: the events this perf can trace, in perf's layout.  Only two
- * kinds exist here: probe events (uprobe/kprobe events of tracefs, which
- * perf lists among its tracepoints) and SDT markers cached in the
- * build-id cache (perf buildid-cache --add, perf probe --cache).
+ * kinds exist here: tracepoints (the events of tracefs, probe events
+ * among them, as perf lists them) and SDT markers cached in the build-id
+ * cache (perf buildid-cache --add, perf probe --cache).
  *
- *	perf list			probe events, then SDT events
- *	perf list tracepoint		probe events
+ *	perf list			tracepoints, then SDT events
+ *	perf list tracepoint		tracepoints
  *	perf list sdt			SDT events
  *	perf list [GROUP:]EVENT		both, matching the globs
  */
@@ -18,8 +18,9 @@
 #include "util/debug.h"
 #include "util/parse-options.h"
 #include "util/probe-cache.h"
-#include "util/probe-file.h"
 #include "util/probe-spec.h"
+#include "util/strbuf.h"
+#include "util/tracepoint.h"
 #include "util/util.h"
 
 static const char *const list_usage[] = {
@@ -32,40 +33,41 @@ static void print_event(const char *name, const char *kind)
 	printf("  %-50s [%s]\n", name, kind);
 }
 
-/*
- * The uprobe and kprobe events of tracefs matching the "[GROUP:]EVENT" glob
- * @filter (NULL: all), as perf lists tracepoints.
- */
-static void list_probe_events(const char *filter)
+static int cmp_name(const void *a, const void *b)
 {
-	char **names = NULL;
-	int nr = 0, alloc = 0;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-	for (int k = 0; k < 2; k++) {
-		char **part;
-		int n = probe_file__get_event_names(k == 0, &part);
+/*
+ * The events of tracefs -- the kernel's tracepoints and the uprobe and
+ * kprobe events among them -- matching the "[GROUP:]EVENT" glob @filter
+ * (NULL: all), as perf lists tracepoints: "GROUP:EVENT" sorted by strcmp.
+ */
+static void list_tracepoints(const char *filter)
+{
+	struct tracepoint_list list = { 0 };
+	char **names;
+	int nr = 0;
 
-		if (n <= 0)
+	if (tracepoint_list__add(&list, "*:*", NULL) <= 0)
+		return;
+	names = xzalloc(sizeof(*names) * list.nr);
+	for (int i = 0; i < list.nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!probe_event_match_filter(filter, list.tps[i].group, list.tps[i].name))
 			continue;
-		ALLOC_GROW(names, nr + n, alloc);
-		memcpy(names + nr, part, n * sizeof(*part));
-		nr += n;
-		free(part);
+		strbuf_addf(&sb, "%s:%s", list.tps[i].group, list.tps[i].name);
+		names[nr++] = strbuf_detach(&sb, NULL);
 	}
 	if (nr)
-		qsort(names, nr, sizeof(*names), strcmp_ptr);
+		qsort(names, nr, sizeof(*names), cmp_name);
 	for (int i = 0; i < nr; i++) {
-		char *colon = strchr(names[i], ':');
-
-		if (!colon)
-			continue;
-		*colon = '\0';
-		if (probe_event_match_filter(filter, names[i], colon + 1)) {
-			*colon = ':';
-			print_event(names[i], "Tracepoint event");
-		}
+		print_event(names[i], "Tracepoint event");
+		free(names[i]);
 	}
-	probe_file__free_lines(names, nr);
+	free(names);
+	tracepoint_list__clear(&list);
 }
 
 /*
@@ -100,7 +102,7 @@ int cmd_list(int argc, const char **argv)
 	if (argc < 0)
 		return 129;
 	if (argc == 0) {
-		list_probe_events(NULL);
+		list_tracepoints(NULL);
 		list_sdt_events(NULL);
 		return 0;
 	}
@@ -110,13 +112,13 @@ int cmd_list(int argc, const char **argv)
 			continue;
 		}
 		if (!strcmp(argv[i], "tracepoint")) {
-			list_probe_events(NULL);
+			list_tracepoints(NULL);
 			continue;
 		}
 		/* An empty glob matches no name (a NULL filter would match all). */
 		if (!*argv[i])
 			continue;
-		list_probe_events(argv[i]);
+		list_tracepoints(argv[i]);
 		list_sdt_events(argv[i]);
 	}
 	return 0;

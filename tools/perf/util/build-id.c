@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -12,6 +13,7 @@
 
 #include "util/build-id.h"
 #include "util/config.h"
+#include "util/debug.h"
 #include "util/elf-util.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -364,6 +366,26 @@ static char *link_target(const char *name, const struct build_id *bid)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The separate debuginfo of a build as perf finds it for the cache: the
+ * distribution's /usr/lib/debug/.build-id/xx/yyyy.debug, when it is that
+ * build's.  NULL when there is none.
+ */
+static char *system_debug_file(const struct build_id *bid)
+{
+	char sbid[SBUILD_ID_SIZE];
+	struct strbuf sb = STRBUF_INIT;
+	struct build_id dbid;
+
+	build_id__sprintf(bid, sbid);
+	strbuf_addf(&sb, "/usr/lib/debug/.build-id/%.2s/%s.debug", sbid, sbid + 2);
+	if (filename__read_build_id(sb.buf, &dbid) || !build_id__equal(&dbid, bid)) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 int build_id_cache__add(const char *name, const char *file, const struct build_id *bid, bool force)
 {
 	char *dir = build_id_cache__dirname(name, bid);
@@ -372,17 +394,32 @@ int build_id_cache__add(const char *name, const char *file, const struct build_i
 	char *elf = path_join(dir, "elf"), *probes = path_join(dir, "probes");
 	char *link_dir = xstrdup(link);
 	bool created = access(dir, F_OK) < 0;
+	struct stat st;
 	int ret;
 
 	*strrchr(link_dir, '/') = '\0';
 	ret = mkdir_p(dir, 0755);
 	if (!ret && file && (force || access(elf, F_OK) < 0))
 		ret = link_or_copy(file, elf);
+	if (!ret && file) {
+		/* Its separate debuginfo, as `debug` (as perf keeps it); not fatal. */
+		char *from = system_debug_file(bid), *debug = path_join(dir, "debug");
+
+		if (from && (force || access(debug, F_OK) < 0) && link_or_copy(from, debug))
+			pr_debug("Not keeping %s in the build-id cache\n", from);
+		free(debug);
+		free(from);
+	}
 	if (!ret)
 		ret = create_empty(probes);
 	if (!ret)
 		ret = mkdir_p(link_dir, 0755);
-	if (!ret)
+	/*
+	 * The link stays with the entry it leads to, as perf keeps it: a copy
+	 * of the build at another path gets its own entry, not the link.  A
+	 * missing or dangling one is (re)made.
+	 */
+	if (!ret && stat(link, &st) < 0)
 		ret = symlink_replace(target, link);
 	if (ret && created) {
 		rm_rf(dir);
@@ -544,22 +581,34 @@ static bool is_entry_dir(const char *dir)
 	return false;
 }
 
+/* Directories only (not links): d_type when the file system gives it. */
+static bool real_dir_filter(const char *dir, const char *name, unsigned char d_type)
+{
+	struct stat st;
+	char *full;
+	bool ret;
+
+	if (d_type != DT_UNKNOWN)
+		return d_type == DT_DIR;
+	full = path_join(dir, name);
+	ret = lstat(full, &st) == 0 && S_ISDIR(st.st_mode);
+	free(full);
+	return ret;
+}
+
 /* Gather the entries below ROOT/@rel ("" for the root itself). */
 static void collect_entries(const char *rel, struct build_id_cache_entry **entries, int *nr)
 {
 	char *dir = path_join(buildid_dir(), rel);
 	char **names;
-	int n = lsdir(dir, NULL, &names);
+	int n = lsdir(dir, real_dir_filter, &names);
 
 	for (int i = 0; i < n; i++) {
 		char *full = path_join(dir, names[i]);
 		struct strbuf sub = STRBUF_INIT;
 		struct build_id bid;
-		struct stat st;
 
 		if (!*rel && !strcmp(names[i], ".build-id"))
-			goto next;
-		if (lstat(full, &st) < 0 || !S_ISDIR(st.st_mode))
 			goto next;
 		if (*rel && !build_id__from_hex(&bid, names[i]) && is_entry_dir(full)) {
 			/* Absolute names lost their '/' in the join; [kernel.kallsyms] has none. */

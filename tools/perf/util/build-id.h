@@ -83,6 +83,10 @@ bool build_id_cache__cached(const char *name, const struct build_id *bid);
 /*
  * Add the entry for NAME with BID, taking the content from @file (NULL: no
  * `elf`, as for the kernel).  With @force an existing `elf` is replaced.
+ * A file's separate debuginfo, /usr/lib/debug/.build-id/xx/yyyy.debug of
+ * the same build-id, is kept as `debug` beside it, as perf keeps it.
+ * The .build-id link is made only when there is none or it dangles: as with
+ * perf, it keeps leading to the first name the build was cached under.
  * Either the whole entry is there afterwards or, on error, nothing this call
  * created.  0 or -errno.
  */
@@ -117,7 +121,7 @@ int build_id_cache__list_name(const char *name, struct build_id_cache_entry **en
 
 /*
  * Every entry in the cache tree, whether a .build-id link leads to it or
- * not: a build-id cached under two names has one link, to the last one
+ * not: a build-id cached under two names has one link, to the first one
  * added.  Returns the count; free as above.
  */
 int build_id_cache__list_all(struct build_id_cache_entry **entries);

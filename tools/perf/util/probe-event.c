@@ -265,18 +265,33 @@ static int check_ref_ctr_support(const struct probe_trace_event *tevs, int ntevs
 }
 
 /*
- * The spec an entry is kept under: the request as perf writes it in the
- * cache, with the group spelled out when the event is named, and member
- * chains named after their last member ("handle len=r->len").
+ * The spec an entry is kept under, as perf 6.1 writes (and looks for) it:
+ * the request with the group spelled out when the event is named, member
+ * chains named after their last member ("handle len=r->len"), a point of
+ * a file alone as "@FILE:LINE", and FUNC:LINE named as perf names it
+ * ("probe_app:handle_L2=handle:2").  @legacy: the spec as this tool wrote
+ * it before (no '@', no name for FUNC:LINE), still read.  Lazy patterns
+ * keep that older form: perf can not read its own entries for them.
  */
-static char *probe_cache_spec(const struct perf_probe_event *pev, const struct probe_target *t)
+static char *cache_spec_as(const struct perf_probe_event *pev, const char *group, bool legacy)
 {
+	const struct perf_probe_point *pp = &pev->point;
 	struct perf_probe_event tmp = *pev;
 	struct perf_probe_arg *args = NULL;
-	char *group = NULL, *spec;
+	char *event = NULL, *file = NULL, *spec;
 
-	if (pev->event && !pev->group)
-		tmp.group = group = default_group(t);
+	if (!legacy && !pp->lazy_line && !pev->sdt) {
+		if (!pev->event && pp->function && pp->line && !pp->retprobe)
+			tmp.event = event = probe_event_name(pev, pp->function);
+		if (!pp->function && pp->file) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addf(&sb, "@%s", pp->file);
+			tmp.point.file = file = strbuf_detach(&sb, NULL);
+		}
+	}
+	if (tmp.event && !tmp.group)
+		tmp.group = (char *)group;
 	if (pev->nargs) {
 		args = xzalloc(sizeof(*args) * pev->nargs);
 		memcpy(args, pev->args, sizeof(*args) * pev->nargs);
@@ -292,8 +307,41 @@ static char *probe_cache_spec(const struct perf_probe_event *pev, const struct p
 	}
 	spec = synthesize_perf_probe_command(&tmp);
 	free(args);
+	free(event);
+	free(file);
+	return spec;
+}
+
+static char *probe_cache_spec(const struct perf_probe_event *pev, const struct probe_target *t)
+{
+	char *group = default_group(t);
+	char *spec = cache_spec_as(pev, group, false);
+
 	free(group);
 	return spec;
+}
+
+/*
+ * The default group of the file a probe cache was written for: the
+ * entry's directory is ROOT/NAME/BID, so "probe_<basename of NAME>".
+ * NULL for a cache of no file or of the kernel.
+ */
+static char *cache_owner_group(const struct probe_cache *pc)
+{
+	struct probe_target owner = { .uprobes = true };
+	char *path, *slash, *group = NULL;
+
+	if (!pc->path)
+		return NULL;
+	path = xstrdup(pc->path);
+	for (int i = 0; i < 2 && (slash = strrchr(path, '/')); i++)
+		*slash = '\0'; /* drop "/probes", then "/BID" */
+	if (strrchr(path, '/') && strrchr(path, '/')[1] != '[') {
+		owner.path = path;
+		group = default_group(&owner);
+	}
+	free(path);
+	return group;
 }
 
 /* Does one of @e's lines define an event matching [GROUP:]EVENT (globs)? */
@@ -315,8 +363,13 @@ static bool cache_entry_defines(const struct probe_cache_entry *e, const char *g
 	return false;
 }
 
-/* Append the events of @e's lines to *@tevs, placed on @t's file. */
-static int tevs_from_cache_entry(const struct probe_cache_entry *e, const struct probe_target *t,
+/*
+ * Append the events of @e's lines to *@tevs, placed on @t's file.  An
+ * event @pev names no group of goes to @t's default group, as if resolved
+ * here: a copy of the build at another path gets its own group.
+ */
+static int tevs_from_cache_entry(const struct probe_cache_entry *e,
+				 const struct perf_probe_event *pev, const struct probe_target *t,
 				 struct probe_trace_event **tevs, int *ntevs)
 {
 	for (int i = 0; i < e->nr_lines; i++) {
@@ -336,6 +389,10 @@ static int tevs_from_cache_entry(const struct probe_cache_entry *e, const struct
 			free(tev.point.module);
 			tev.point.module = xstrdup(t->path);
 		}
+		if (!pev->sdt && !pev->group) {
+			free(tev.group);
+			tev.group = default_group(t);
+		}
 		*tevs = xrealloc(*tevs, sizeof(**tevs) * (*ntevs + 1));
 		(*tevs)[(*ntevs)++] = tev;
 	}
@@ -352,14 +409,26 @@ static int find_in_cache(struct probe_cache *pc, const struct perf_probe_event *
 	if (pev->sdt) {
 		for (int i = 0; i < pc->nr && !ret; i++)
 			if (cache_entry_defines(&pc->entries[i], pev->group, pev->event))
-				ret = tevs_from_cache_entry(&pc->entries[i], t, tevs, &ntevs);
+				ret = tevs_from_cache_entry(&pc->entries[i], pev, t, tevs, &ntevs);
 	} else {
-		char *spec = probe_cache_spec(pev, t);
-		struct probe_cache_entry *e = probe_cache__find(pc, false, spec);
+		/* Named after the target, else after the file the cache is of. */
+		char *groups[2] = { default_group(t), cache_owner_group(pc) };
+		struct probe_cache_entry *e = NULL;
 
+		for (int legacy = 0; !e && legacy < 2; legacy++)
+			for (int g = 0; !e && g < 2; g++) {
+				char *spec;
+
+				if (!groups[g] || (g && !strcmp(groups[0], groups[1])))
+					continue;
+				spec = cache_spec_as(pev, groups[g], legacy);
+				e = probe_cache__find(pc, false, spec);
+				free(spec);
+			}
 		if (e)
-			ret = tevs_from_cache_entry(e, t, tevs, &ntevs);
-		free(spec);
+			ret = tevs_from_cache_entry(e, pev, t, tevs, &ntevs);
+		free(groups[0]);
+		free(groups[1]);
 	}
 	if (ret) {
 		free_trace_events(*tevs, ntevs);
@@ -367,6 +436,53 @@ static int find_in_cache(struct probe_cache *pc, const struct perf_probe_event *
 		return ret;
 	}
 	return ntevs;
+}
+
+/* The events of every cached binary that answer one SDT or cached event. */
+struct every_cache {
+	const struct perf_probe_event *pev;
+	struct probe_trace_event *tevs;
+	int ntevs;
+};
+
+static int find_in_one_of_every_cache(const struct build_id_cache_entry *ent, const char *dir,
+				      void *ctx)
+{
+	struct every_cache *ec = ctx;
+	struct probe_target bt = { .uprobes = true };
+	struct probe_cache *pc;
+	int before = ec->ntevs, ret = 0;
+
+	/* Only a file that is still there, and still that build (as perf). */
+	if (ent->name[0] != '/' || access(ent->name, R_OK) < 0 ||
+	    probe_cache__open(dir, false, &pc, NULL))
+		return 0;
+	bt.path = xstrdup(ent->name);
+	for (int i = 0; i < pc->nr && !ret; i++)
+		if (cache_entry_defines(&pc->entries[i], ec->pev->group, ec->pev->event))
+			ret = tevs_from_cache_entry(&pc->entries[i], ec->pev, &bt, &ec->tevs,
+						    &ec->ntevs);
+	probe_cache__close(pc);
+	probe_target__clear(&bt);
+	return ret ? ret : ec->ntevs - before;
+}
+
+/*
+ * With no target (-x): SDT and cached %GROUP:EVENT events of every binary
+ * of the build-id cache, each placed on its own binary, as perf does.
+ */
+static int find_in_every_cache(const struct perf_probe_event *pev, struct probe_trace_event **tevs)
+{
+	struct every_cache ec = { .pev = pev };
+	int ret = probe_caches__for_each_defining(pev->group, pev->event,
+						  find_in_one_of_every_cache, &ec);
+
+	if (ret < 0) {
+		free_trace_events(ec.tevs, ec.ntevs);
+		return ret;
+	}
+	*tevs = ec.tevs;
+	return ec.ntevs;
 }
 
 /*
@@ -385,6 +501,8 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 		ret = find_in_cache(pc, pev, t, tevs);
 	if (ret == 0 && pev->sdt)
 		ret = find_sdt_in_binary(pev, t, tevs);
+	if (ret == 0 && pev->sdt && !t->uprobes && !t->path && !t->module)
+		ret = find_in_every_cache(pev, tevs);
 	if (ret > 0 && pev->sdt && !probe_conf.dry_run) {
 		int err = check_ref_ctr_support(*tevs, ret);
 
@@ -947,11 +1065,13 @@ int add_perf_probe_events(struct perf_probe_event *pevs, int npevs)
 {
 	struct probe_cache *pc = NULL;
 	struct probe_batch b;
-	bool uprobes = npevs > 0 && pevs[0].uprobes;
+	bool uprobes;
 	int ret = probe_batch__convert(&b, pevs, npevs);
 
 	if (ret)
 		return ret;
+	/* SDT events found with no -x are uprobes of the binaries that have them. */
+	uprobes = b.ntevs > 0 ? b.tevs[0].uprobes : npevs > 0 && pevs[0].uprobes;
 	if (probe_conf.cache)
 		ret = probe_batch__cache(&b, pevs, npevs, &pc);
 	if (!ret)
