@@ -629,6 +629,21 @@ static bool find_variable(struct debuginfo *dbg, struct probe_place *place, cons
 	return found;
 }
 
+/* Whether @name is a variable with a location (or a value) at @place. */
+static bool place_has_variable(struct debuginfo *dbg, const struct fetcharg_ctx *c,
+			       struct probe_place *place, const char *name)
+{
+	struct arg_loc loc = { 0 };
+	Dwarf_Die var;
+	int ret;
+
+	if (!find_variable(dbg, place, name, &var))
+		return false;
+	ret = fetcharg__location(c, &var, &loc);
+	arg_loc__clear(&loc);
+	return ret != -ENOENT;
+}
+
 /* $vars: the function's parameters and variables, into blocks holding the address. */
 static void collect_vars(const struct fetcharg_ctx *c, Dwarf_Die *scope, bool params_only,
 			 struct probe_trace_arg **args, int *nargs, int *alloc)
@@ -653,11 +668,17 @@ static void collect_vars(const struct fetcharg_ctx *c, Dwarf_Die *scope, bool pa
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-/* The fetchargs of @pev at @place, into @tev. */
+/*
+ * The fetchargs of @pev at @place, into @tev.  With @missing, a variable
+ * an inlined copy has no DIE or no location for is not an error: -ENODATA,
+ * no message, and its name in *@missing (the copy is skipped).
+ */
 static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pev,
 			struct probe_place *place, const struct probe_finder_opts *opts,
-			struct probe_trace_event *tev)
+			struct probe_trace_event *tev, const char **missing)
 {
+	bool inlined = dwarf_tag(&place->func) == DW_TAG_inlined_subroutine;
+
 	struct fetcharg_ctx c = { debuginfo__module(dbg), place->addr, &place->real,
 				  opts->global_offset, opts->ctx };
 	struct probe_trace_arg *args = NULL;
@@ -692,6 +713,10 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 		} else if (pev->point.retprobe) {
 			pr_err("Semantic error: You can't specify local variable for kretprobe.\n");
 			ret = -EINVAL;
+			break;
+		} else if (missing && inlined && !place_has_variable(dbg, &c, place, pa->var)) {
+			*missing = pa->var;
+			ret = -ENODATA;
 			break;
 		} else if (!find_variable(dbg, place, pa->var, &var)) {
 			pr_err("Failed to find a variable '%s' in %s: no local, parameter or global of that name.\n",
@@ -842,14 +867,25 @@ int probe_finder__places(struct debuginfo *dbg, const struct perf_probe_event *p
 	return 0;
 }
 
+/* The trace event of @pev at @place into @tev (see convert_args for @missing). */
+static int place_trace_event(struct debuginfo *dbg, const struct perf_probe_event *pev,
+			     struct probe_place *place, const struct probe_finder_opts *opts,
+			     struct probe_trace_event *tev, const char **missing)
+{
+	tev->point.address = place->addr;
+	tev->point.realname = xstrdup(place->name);
+	tev->point.retprobe = pev->point.retprobe;
+	return convert_args(dbg, pev, place, opts, tev, missing);
+}
+
 int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_event *pev,
 				 const struct probe_finder_opts *opts,
 				 struct probe_trace_event **tevs_out)
 {
-	const struct perf_probe_point *pp = &pev->point;
 	struct place_list pl = { 0 };
 	struct probe_trace_event *tevs;
-	int ret = 0;
+	const char **skip;
+	int ret = 0, n = 0;
 
 	ret = probe_finder__places(dbg, pev, opts, &pl);
 	if (ret)
@@ -860,20 +896,42 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 		goto out;
 	}
 	tevs = xzalloc(sizeof(*tevs) * pl.nr);
+	/*
+	 * An inlined copy the compiler dropped a variable from is skipped when
+	 * another place has it (one warning each); with none left, the error
+	 * of the first place.
+	 */
+	skip = xzalloc(sizeof(*skip) * pl.nr);
 	for (int i = 0; i < pl.nr && !ret; i++) {
-		tevs[i].point.address = pl.p[i].addr;
-		tevs[i].point.realname = xstrdup(pl.p[i].name);
-		tevs[i].point.retprobe = pp->retprobe;
-		ret = convert_args(dbg, pev, &pl.p[i], opts, &tevs[i]);
+		ret = place_trace_event(dbg, pev, &pl.p[i], opts, &tevs[n],
+					pl.nr > 1 ? &skip[i] : NULL);
+		if (ret == -ENODATA) {
+			clear_probe_trace_event(&tevs[n]);
+			memset(&tevs[n], 0, sizeof(tevs[n]));
+			ret = 0;
+		} else if (!ret) {
+			n++;
+		}
 	}
+	if (!ret && !n) {
+		ret = place_trace_event(dbg, pev, &pl.p[0], opts, &tevs[0], NULL);
+		n = 1;
+	}
+	for (int i = 0; i < pl.nr && !ret; i++)
+		if (skip[i])
+			pr_warning("Warning: '%s' is not available at 0x%" PRIx64
+				   " (an inlined copy of %s in %s); that place is skipped\n",
+				   skip[i], (uint64_t)pl.p[i].addr, pl.p[i].name,
+				   die_func_name(&pl.p[i].real));
+	free(skip);
 	if (ret) {
-		for (int i = 0; i < pl.nr; i++)
+		for (int i = 0; i < n; i++)
 			clear_probe_trace_event(&tevs[i]);
 		free(tevs);
 		goto out;
 	}
 	*tevs_out = tevs;
-	ret = pl.nr;
+	ret = n;
 out:
 	place_list__clear(&pl);
 	return ret;
