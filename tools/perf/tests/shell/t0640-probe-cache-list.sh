@@ -90,4 +90,12 @@ test_expect_success SYSTEM_PERF_PROBE 'one build-id at two paths: the one its li
 	test_same_as_system_perf probe --cache --list
 '
 
+# buildid-cache -a gave the copy an entry of its own, with an empty probes
+# file (as perf's does): that is its cache, and an empty one is not listed.
+test_expect_success SYSTEM_PERF_PROBE '--cache -l -x of the other path: its own empty cache, nothing' '
+	test -f "$(probes_file "$TEST_TMP/v")" &&
+	"$PERF" probe --cache -l -x "$TEST_TMP/v" >out &&
+	test_line_count = 0 out
+'
+
 test_done
