@@ -246,6 +246,8 @@ static int list_cache(void)
 	for (int i = 0; i < nr; i++) {
 		char sbid[SBUILD_ID_SIZE];
 
+		if (!build_id_cache__entry_current(&entries[i]))
+			continue;
 		build_id__sprintf(&entries[i].bid, sbid);
 		printf("%s %s\n", sbid, entries[i].name);
 	}

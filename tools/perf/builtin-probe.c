@@ -340,7 +340,11 @@ int cmd_probe(int argc, const char **argv)
 	} else if (p.import_file) {
 		ret = import_probe_cache(p.import_file);
 	} else if (p.list && p.cache) {
-		ret = show_probe_cache(list_filter);
+		struct perf_probe_event target = { 0 };
+
+		set_targets(&target, 1, &p);
+		ret = show_probe_cache(&target, list_filter);
+		clear_perf_probe_event(&target);
 	} else if (p.del.nr && p.cache) {
 		struct perf_probe_event target = { 0 };
 

@@ -487,6 +487,15 @@ static int cmp_entries(const void *a, const void *b)
 	return memcmp(x->bid.data, y->bid.data, BUILD_ID_SIZE);
 }
 
+/* perf's order of the .build-id links: by build-id (hex), one link each. */
+static int cmp_entries_by_bid(const void *a, const void *b)
+{
+	const struct build_id_cache_entry *x = a, *y = b;
+	int c = memcmp(x->bid.data, y->bid.data, BUILD_ID_SIZE);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
 /* NAME from a link target "../../NAME/BID"; NULL when it is not that shape. */
 static char *name_from_target(const char *target, const char *sbid)
 {
@@ -542,8 +551,17 @@ int build_id_cache__list(struct build_id_cache_entry **entries)
 		lsdir_free(dirs, ndirs);
 	free(root);
 	if (nr)
-		qsort(*entries, nr, sizeof(**entries), cmp_entries);
+		qsort(*entries, nr, sizeof(**entries), cmp_entries_by_bid);
 	return nr;
+}
+
+bool build_id_cache__entry_current(const struct build_id_cache_entry *ent)
+{
+	struct build_id bid;
+
+	if (ent->name[0] != '/')
+		return true; /* the kernel, a module: not a file of that name */
+	return filename__read_build_id(ent->name, &bid) == 0 && build_id__equal(&bid, &ent->bid);
 }
 
 int build_id_cache__list_name(const char *name, struct build_id_cache_entry **entries)

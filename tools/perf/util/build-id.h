@@ -111,10 +111,18 @@ struct build_id_cache_entry {
 
 /*
  * Every entry of the cache, found through the .build-id links (dangling
- * ones skipped), sorted by name then build-id.  Returns the count or -errno;
- * free with build_id_cache__free_entries().
+ * ones skipped), sorted by build-id as perf lists them (one link, so one
+ * entry, per build-id).  Returns the count or -errno; free with
+ * build_id_cache__free_entries().
  */
 int build_id_cache__list(struct build_id_cache_entry **entries);
+
+/*
+ * Does the entry's binary still have its build-id (perf lists only those:
+ * not a file rebuilt or removed since)?  Entries not named by a path (the
+ * kernel, modules) are.
+ */
+bool build_id_cache__entry_current(const struct build_id_cache_entry *ent);
 
 /* The build-ids cached for NAME (every BID directory under ROOT/NAME). */
 int build_id_cache__list_name(const char *name, struct build_id_cache_entry **entries);

@@ -50,22 +50,40 @@ static int show_one_cache(const struct build_id_cache_entry *ent, const char *di
 	} else if (r) {
 		cache_error(PROBE_CACHE_LIST, r, dir, &err);
 		show->ret = r;
-	} else {
+	} else if (pc->nr) { /* an empty cache is not listed, as perf */
 		printf("%s (%s):\n", ent->name, sbid);
 		for (int j = 0; j < pc->nr; j++)
 			if (!show->filter || !fnmatch(show->filter, pc->entries[j].spec, 0))
 				printf("%s\n", pc->entries[j].spec);
-		probe_cache__close(pc);
 	}
+	if (!r)
+		probe_cache__close(pc);
 	strbuf_release(&err);
 	return 0;
 }
 
-int show_probe_cache(const char *filter)
+int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 {
 	struct show_ctx show = { filter, 0 };
 
-	probe_caches__for_each(show_one_cache, &show);
+	if (target->target) {
+		struct build_id_cache_entry ent;
+		struct probe_target t;
+		char *dir;
+		int ret = probe_target__init(&t, target);
+
+		if (ret)
+			return ret;
+		dir = probe_target__cache_entry(&t, "probes");
+		if (dir && !probe_target__cache_id(&t, &ent.name, &ent.bid)) {
+			show_one_cache(&ent, dir, &show);
+			free(ent.name);
+		}
+		free(dir);
+		probe_target__clear(&t);
+		return show.ret;
+	}
+	probe_caches__for_each_listed(show_one_cache, &show);
 	return show.ret;
 }
 

@@ -11,10 +11,12 @@
 #include "util/probe-spec.h"
 
 /*
- * --cache --list: every probe cache of the build-id cache, "PATH (BID):"
- * then the spec of each entry matching the glob @filter (NULL: all).
+ * --cache --list: "PATH (BID):" then the spec of each entry matching the
+ * glob @filter (NULL: all), for the cache of @target's target (-x/-m), or
+ * without one for every cache perf lists (probe_caches__for_each_listed():
+ * by build-id, current binaries only).  Empty caches are not listed.
  */
-int show_probe_cache(const char *filter);
+int show_probe_cache(const struct perf_probe_event *target, const char *filter);
 
 /*
  * --cache --del: remove the cache entries whose spec matches the glob

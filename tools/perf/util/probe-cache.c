@@ -403,10 +403,10 @@ void probe_cache__strerror(enum probe_cache_doing doing, int err, const char *wh
 			    strerror(-err), tail);
 }
 
-int probe_caches__for_each(probe_caches_fn fn, void *ctx)
+static int for_each_cache_of(struct build_id_cache_entry *ents, int nr, bool current_only,
+			     probe_caches_fn fn, void *ctx)
 {
-	struct build_id_cache_entry *ents;
-	int nr = build_id_cache__list_all(&ents), ret = 0;
+	int ret = 0;
 
 	for (int i = 0; i < nr && !ret; i++) {
 		char *dir = build_id_cache__dirname(ents[i].name, &ents[i].bid);
@@ -414,13 +414,31 @@ int probe_caches__for_each(probe_caches_fn fn, void *ctx)
 		struct stat st;
 
 		/* No probes file: nothing is cached for it. */
-		if (lstat(path, &st) == 0 || errno != ENOENT)
+		if (current_only && !build_id_cache__entry_current(&ents[i]))
+			;
+		else if (lstat(path, &st) == 0 || errno != ENOENT)
 			ret = fn(&ents[i], dir, ctx);
 		free(path);
 		free(dir);
 	}
 	build_id_cache__free_entries(ents, nr > 0 ? nr : 0);
 	return ret;
+}
+
+int probe_caches__for_each(probe_caches_fn fn, void *ctx)
+{
+	struct build_id_cache_entry *ents;
+	int nr = build_id_cache__list_all(&ents);
+
+	return for_each_cache_of(ents, nr, false, fn, ctx);
+}
+
+int probe_caches__for_each_listed(probe_caches_fn fn, void *ctx)
+{
+	struct build_id_cache_entry *ents;
+	int nr = build_id_cache__list(&ents);
+
+	return for_each_cache_of(ents, nr, true, fn, ctx);
 }
 
 int probe_cache__update_sdt(const char *name, const struct build_id *bid, const char *path,

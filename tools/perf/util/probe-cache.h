@@ -157,6 +157,12 @@ void probe_cache__strerror(enum probe_cache_doing doing, int err, const char *wh
 typedef int (*probe_caches_fn)(const struct build_id_cache_entry *ent, const char *dir, void *ctx);
 /* Walk them, as above. */
 int probe_caches__for_each(probe_caches_fn fn, void *ctx);
+/*
+ * The same walk over the caches perf lists (`perf probe --cache --list`):
+ * those the .build-id links lead to, by build-id, whose binary still has
+ * that build-id (build_id_cache__list(), build_id_cache__entry_current()).
+ */
+int probe_caches__for_each_listed(probe_caches_fn fn, void *ctx);
 
 /*
  * The builds whose probe caches define an event matching [@group:]@event
