@@ -52,7 +52,7 @@ struct probe_params {
 	struct str_list execs;	      /* every -x, for --export */
 	const char *export_file, *import_file;
 	const char *module; /* -m */
-	int dry_run, force, cache, no_inlines, externs, range;
+	int dry_run, force, cache, no_inlines, externs, range, bootconfig;
 	int bare; /* the index in add of the spec of the bare words, or -1 */
 };
 
@@ -268,6 +268,10 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-inlines", &p.no_inlines, "Don't search inlined functions"),
 		OPT_INTEGER(0, "max-probes", &probe_conf.max_probes, "n",
 			    "Set how many probe points can be found for a probe."),
+		OPT_STRING(0, "symfs", &probe_conf.symfs, "directory",
+			   "Look for files with symbols relative to this directory"),
+		OPT_BOOLEAN(0, "bootconfig", &p.bootconfig,
+			    "Output probe definition with bootconfig format"),
 		OPT_END(),
 	};
 
@@ -283,6 +287,7 @@ int cmd_probe(int argc, const char **argv)
 	probe_conf.dry_run = p.dry_run;
 	probe_conf.cache = p.cache;
 	probe_conf.no_inlines = p.no_inlines;
+	probe_conf.bootconfig = p.bootconfig;
 
 	/* Bare words form one spec, as `perf probe -x prog func arg1 arg2`;
 	 * with another mode that is two modes, as perf says. */
@@ -365,6 +370,10 @@ int cmd_probe(int argc, const char **argv)
 		ret = del_perf_probe_events(p.del.items, p.del.nr);
 		if (ret == -EBUSY) /* perf 6.1 exits 254 for an enabled event too */
 			ret = -ENOENT;
+	} else if (p.defs.nr && p.bootconfig && p.exec) {
+		/* Boot-time probes are kprobes: perf refuses, exit 234. */
+		pr_err("  Error: --bootconfig doesn't support uprobes.\n");
+		ret = -EINVAL;
 	} else if (p.defs.nr) {
 		ret = run_add(&p.defs, &p, true);
 	} else {

@@ -745,6 +745,36 @@ static int probe_batch__convert(struct probe_batch *b, const struct perf_probe_e
 	return 0;
 }
 
+/*
+ * --bootconfig: the definitions as a kernel boot configuration, as perf
+ * 6.1 prints them: "ftrace.event.kprobes.EVENT.probe = 'POINT ARGS'", the
+ * group ignored (with a warning), the places of consecutive events of one
+ * name on one line ("'A', 'B'"), and the "p:"/"r:" type not kept.
+ */
+static void print_bootconfig(const struct probe_batch *b)
+{
+	const char *prev = NULL;
+
+	for (int i = 0; i < b->ntevs; i++) {
+		const struct probe_trace_event *tev = &b->tevs[i];
+		char *line = synthesize_probe_trace_command(tev);
+		const char *def = strchr(line, ' ');
+
+		def = def ? def + 1 : "";
+		if (b->from[i]->group && (i == 0 || b->from[i - 1] != b->from[i]))
+			pr_warning("WARN: Group name %s is ignored\n", b->from[i]->group);
+		if (prev && !strcmp(prev, tev->event))
+			printf(", '%s'", def);
+		else
+			printf("%sftrace.event.kprobes.%s.probe = '%s'", prev ? "\n" : "",
+			       tev->event, def);
+		prev = tev->event;
+		free(line);
+	}
+	if (prev)
+		printf("\n");
+}
+
 int show_probe_trace_definitions(struct perf_probe_event *pevs, int npevs)
 {
 	struct probe_batch b;
@@ -752,6 +782,11 @@ int show_probe_trace_definitions(struct perf_probe_event *pevs, int npevs)
 
 	if (ret)
 		return ret;
+	if (probe_conf.bootconfig) {
+		print_bootconfig(&b);
+		probe_batch__clear(&b);
+		return 0;
+	}
 	for (int i = 0; i < b.ntevs; i++) {
 		char *line = synthesize_probe_trace_command(&b.tevs[i]);
 

@@ -438,10 +438,13 @@ int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, 
 		ret = open_target_debuginfo(&pevs[i], &t, &dbg);
 		if (ret)
 			break;
-		ret = probe_target__symbols(&t);
-		if (!ret && t.uprobes) {
+		/* Uprobes need only the segments (of the file itself, not --symfs's). */
+		if (t.uprobes) {
 			opts.global_offset = probe_target__global_offset;
-			opts.ctx = t.syms;
+			opts.ctx = (void *)probe_target__layout(&t);
+			ret = opts.ctx ? 0 : -EINVAL;
+		} else {
+			ret = probe_target__symbols(&t);
 		}
 		if (!ret)
 			ret = debuginfo__show_vars(dbg, &pevs[i], &opts, externs, range, sf);

@@ -129,12 +129,56 @@ int probe_target__init(struct probe_target *t, const struct perf_probe_event *pe
 	return 0;
 }
 
+/* DIR/PATH under --symfs DIR, joined as perf joins them; a new string. */
+static char *symfs_join(const char *dir, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/%s", probe_conf.symfs, dir);
+	strbuf_addstr(&sb, path);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *probe_target__symbol_file(const char *path)
+{
+	static const char *const where[][2] = {
+		{ "", "" },
+		{ "usr/lib/debug", ".debug" },
+		{ "usr/lib/debug", "" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!probe_conf.symfs || !*probe_conf.symfs)
+		return xstrdup(path);
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		char *file = symfs_join(where[i][0], path);
+
+		strbuf_addf(&sb, "%s%s", file, where[i][1]);
+		free(file);
+		if (access(sb.buf, R_OK) == 0)
+			return strbuf_detach(&sb, NULL);
+		strbuf_reset(&sb);
+	}
+	strbuf_release(&sb);
+	return symfs_join("", path);
+}
+
 int probe_target__try_symbols(struct probe_target *t)
 {
 	if (t->syms)
 		return 0;
-	if (t->path)
-		return symbol_elf__load(t->path, &t->syms);
+	if (t->path) {
+		char *file = probe_target__symbol_file(t->path);
+		int ret = symbol_elf__load(file, &t->syms);
+
+		/* Read under --symfs, the probes name the path they run at. */
+		if (!ret && strcmp(file, t->path)) {
+			free(t->syms->path);
+			t->syms->path = xstrdup(t->path);
+		}
+		free(file);
+		return ret;
+	}
 	if (probe_conf.vmlinux)
 		return symbol_elf__load(probe_conf.vmlinux, &t->syms);
 	return symbol_elf__load_kallsyms(NULL, &t->syms);
@@ -315,6 +359,43 @@ int probe_target__global_offset(void *ctx, uint64_t vaddr, uint64_t *offset)
 	return -ERANGE;
 }
 
+/*
+ * --symfs DIR: the debug files of @path in the sysroot, in perf's order
+ * (see probe-target.h); 0 with *@dbg, or -ENODATA when none serves.
+ */
+static int open_symfs_debuginfo(const char *path, struct debuginfo **dbg)
+{
+	const char *base = strrchr(path, '/');
+	char hex[SBUILD_ID_SIZE];
+	struct strbuf sb = STRBUF_INIT;
+	struct build_id bid;
+	char *files[4];
+	int n = 0, ret = -ENODATA;
+
+	base = base ? base + 1 : path;
+	strbuf_addf(&sb, "%s/usr/lib/debug%s.debug", probe_conf.symfs, path);
+	files[n++] = strbuf_detach(&sb, NULL);
+	strbuf_addf(&sb, "%s/usr/lib/debug%s", probe_conf.symfs, path);
+	files[n++] = strbuf_detach(&sb, NULL);
+	strbuf_addf(&sb, "%s/%.*s.debug/%s", probe_conf.symfs, (int)(base - path), path, base);
+	files[n++] = strbuf_detach(&sb, NULL);
+	if (!filename__read_build_id(path, &bid) && build_id__sprintf(&bid, hex) > 2) {
+		strbuf_addf(&sb, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", probe_conf.symfs, hex,
+			    hex + 2);
+		files[n++] = strbuf_detach(&sb, NULL);
+	}
+	for (int i = 0; i < n; i++) {
+		if (ret && access(files[i], R_OK) == 0) {
+			pr_debug("symfs: trying %s for %s\n", files[i], path);
+			ret = debuginfo__new_with(path, files[i], dbg);
+			if (ret)
+				*dbg = NULL;
+		}
+		free(files[i]);
+	}
+	return ret ? -ENODATA : 0;
+}
+
 int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg)
 {
 	const char *path = t->path ? t->path : probe_conf.vmlinux;
@@ -324,7 +405,11 @@ int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg)
 	*dbg = NULL;
 	if (!path)
 		return -ENODATA;
-	ret = debuginfo__new(path, dbg);
+	ret = -ENODATA;
+	if (probe_conf.symfs && *probe_conf.symfs)
+		ret = open_symfs_debuginfo(path, dbg);
+	if (ret)
+		ret = debuginfo__new(path, dbg);
 	if (ret == -ENODATA) {
 		/* Kept in the build-id cache, e.g. by buildid-cache --debuginfod. */
 		entry = probe_target__cache_entry(t, "debug");

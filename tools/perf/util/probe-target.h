@@ -35,6 +35,8 @@ struct probe_conf {
 	bool cache;	     /* --cache: keep what is resolved in the probe cache */
 	bool no_inlines;     /* --no-inlines: not the inlined instances */
 	const char *source;  /* -s: the directory of the source files */
+	const char *symfs;   /* --symfs: the sysroot symbols and debuginfo are read under */
+	bool bootconfig;     /* --bootconfig: -D prints bootconfig (kprobes only) */
 };
 extern struct probe_conf probe_conf;
 
@@ -57,6 +59,14 @@ struct probe_target {
 int probe_target__init(struct probe_target *t, const struct perf_probe_event *pev);
 /* Free what @t loaded and zero it. */
 void probe_target__clear(struct probe_target *t);
+
+/*
+ * --symfs DIR: the file a uprobe target's symbols are read from, DIR/PATH
+ * (else DIR/usr/lib/debug/PATH.debug or DIR/usr/lib/debug/PATH when only
+ * those are there); @path itself without --symfs.  The probes still name
+ * @path, the path on the machine they run on.  A new string.
+ */
+char *probe_target__symbol_file(const char *path);
 
 /* "PATH", "MODULE" or "the kernel", for messages. */
 const char *probe_target__name(const struct probe_target *t);
@@ -112,7 +122,11 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
  * itself or what libdwfl finds for it (.gnu_debuglink,
  * /usr/lib/debug/.build-id, debuginfod when DEBUGINFOD_URLS is set), else
  * the `debug` file of its build-id cache entry (perf buildid-cache
- * --debuginfod, or -a of a binary with separate debuginfo).  The -s
+ * --debuginfod, or -a of a binary with separate debuginfo).  With
+ * --symfs DIR, first the debug files of the sysroot, as perf 6.1 looks
+ * for them: DIR/usr/lib/debug/PATH.debug, DIR/usr/lib/debug/PATH,
+ * DIR/<dir of PATH>/.debug/BASE and DIR/usr/lib/debug/.build-id/xx/yyyy.debug
+ * (the build-id of PATH); PATH is the -x file or the -k vmlinux.  The -s
  * source directory is applied.  0 with *@dbg, -ENODATA (none anywhere),
  * -EBADMSG (corrupt DWARF) or -ENOENT; nothing is printed.
  */
