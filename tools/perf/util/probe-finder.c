@@ -925,7 +925,8 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 				   die_func_name(&pl.p[i].real));
 	free(skip);
 	if (ret) {
-		for (int i = 0; i < n; i++)
+		/* tevs[n] is the place that failed, filled in part. */
+		for (int i = 0; i <= n && i < pl.nr; i++)
 			clear_probe_trace_event(&tevs[i]);
 		free(tevs);
 		goto out;
