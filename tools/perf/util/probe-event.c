@@ -940,26 +940,16 @@ void probe_event__print_line(FILE *out, const char *group, const char *event, co
  */
 static char *added_point(const struct perf_probe_point *pp)
 {
+	struct perf_probe_point p = *pp;
 	struct strbuf sb = STRBUF_INIT;
+	char *text;
 
-	if (!pp->function && !pp->file) {
-		strbuf_addf(&sb, "0x%" PRIx64, pp->abs_address);
-	} else if (!pp->function) {
-		strbuf_addf(&sb, "@%s", pp->file);
-		if (pp->line)
-			strbuf_addf(&sb, ":%d", pp->line);
-		return strbuf_detach(&sb, NULL);
-	} else {
-		strbuf_addstr(&sb, pp->function);
-		if (pp->offset)
-			strbuf_addf(&sb, "+%lu", pp->offset);
-		if (pp->line)
-			strbuf_addf(&sb, ":%d", pp->line);
-	}
-	if (pp->retprobe)
-		strbuf_addstr(&sb, "%return");
-	if (pp->function && pp->file)
-		strbuf_addf(&sb, "@%s", pp->file);
+	p.lazy_line = NULL;
+	text = synthesize_perf_probe_point(&p);
+	if (!p.function && p.file)
+		strbuf_addch(&sb, '@');
+	strbuf_addstr(&sb, text);
+	free(text);
 	return strbuf_detach(&sb, NULL);
 }
 
