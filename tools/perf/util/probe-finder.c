@@ -108,7 +108,6 @@ struct inline_walk {
 	struct func_list *fl;
 	Dwarf_Die *cu;
 };
-;
 
 static int add_inline_instance(Dwarf_Die *inst, void *arg)
 {

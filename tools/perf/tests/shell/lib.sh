@@ -36,6 +36,8 @@
 # NAME.c, compiled once per flags), build_prog OUT SRC [CFLAGS...],
 # build_id_of FILE, probes_file [--home DIR] FILE, tree_snapshot DIR.
 #
+# Live traces: test_trace_instance GROUP (sets TI).
+#
 # Servers: debuginfod_setup, debuginfod_start DIR, debuginfod_fetch BIN,
 # debuginfod_stop (a real debuginfod on loopback).
 
@@ -458,6 +460,19 @@ probes_file() {
 		shift 2
 	fi
 	echo "$_home/.debug$(realpath "$1")/$(build_id_of "$1")/probes"
+}
+
+# test_trace_instance GROUP: TI, a tracefs instance of this script's own
+# (TRACEFS/instances/GROUP) for live cases that read the trace: other
+# scripts clear and fill the top-level buffer meanwhile.  Made when ROOT
+# and TRACEFS hold; GROUP's events in it are disabled and it is removed
+# at exit.
+test_trace_instance() {
+	TI=$TRACEFS/instances/$1
+	if test_have_prereq ROOT,TRACEFS; then
+		[ -d "$TI" ] || mkdir "$TI"
+		test_cleanup "echo 0 >\"$TI/events/$1/enable\"; rmdir \"$TI\""
+	fi
 }
 
 # A real debuginfod on loopback ----------------------------------------------

@@ -5,13 +5,7 @@ test_description='DWARF where perf 6.1 is wrong or gives up: ustring, clang and 
 
 G=perftest_dw14
 test_probe_group $G
-# The live cases read a trace instance of their own: other scripts clear
-# and fill the top-level buffer meanwhile.
-TI=$TRACEFS/instances/$G
-if test_have_prereq ROOT,TRACEFS; then
-	[ -d "$TI" ] || mkdir "$TI"
-	test_cleanup 'echo 0 >"$TI/events/$G/enable"; rmdir "$TI"'
-fi
+test_trace_instance $G
 
 # :ustring reads a char * the way :string does: through the pointer.
 test_expect_success ':ustring on a char * parameter, member, array element and global dereferences it' '

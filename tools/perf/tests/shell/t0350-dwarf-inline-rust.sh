@@ -5,13 +5,7 @@ test_description='DWARF: a parameter some inlined copies lack, Rust constants'
 
 G=perftest_inl14
 test_probe_group $G
-# The live cases read a trace instance of their own: other scripts clear
-# and fill the top-level buffer meanwhile.
-TI=$TRACEFS/instances/$G
-if test_have_prereq ROOT,TRACEFS; then
-	[ -d "$TI" ] || mkdir "$TI"
-	test_cleanup 'echo 0 >"$TI/events/$G/enable"; rmdir "$TI"'
-fi
+test_trace_instance $G
 
 test_lazy_prereq CLANG 'command -v clang'
 test_lazy_prereq GDB 'command -v gdb'
