@@ -48,7 +48,11 @@ test_expect_success "$N events: exit 0, every event printed or counted as lost, 
 	test $(lost_inline out) -le ${lost:-0} &&
 	rss=$(sed -n "s/.* max RSS \([0-9]*\) kB$/\1/p" err) &&
 	test "$rss" -lt 65536 &&
-	tail -n 1 out | grep -q "arg1: 999999, arg2: \"burst\")$"
+	# The last call is printed (the rings are drained at the end), unless
+	# the ring was full when it came: a slow reader (the sanitizers) then
+	# loses the tail of the burst, and that loss is counted above.
+	{ tail -n 1 out | grep -q "arg1: 999999, arg2: \"burst\")$" ||
+		{ test "${lost:-0}" -gt 0 && ! grep -q "arg1: 999999," out; }; }
 '
 
 test_expect_success 'a reader that falls behind loses events and says how many' '
