@@ -56,17 +56,20 @@ struct probe_params {
 	int bare; /* the index in add of the spec of the bare words, or -1 */
 };
 
-/* perf parses -a and -D values as options: a bad one is a usage error. */
+/* perf parses -a and -D points as options: a bad one is a usage error. */
 #define STATUS_USAGE 129
 
-/* Parse every spec before anything is resolved: a bad one stops all. */
+/*
+ * Parse every spec before anything is resolved: a bad point stops all.
+ * A bad argument word is told later, once its point resolves, as perf.
+ */
 static int parse_specs(struct str_list *specs, struct perf_probe_event **pevs_out)
 {
 	struct perf_probe_event *pevs = xzalloc(specs->nr * sizeof(*pevs));
 	int ret = 0, i;
 
 	for (i = 0; i < specs->nr && !ret; i++)
-		ret = parse_perf_probe_command(specs->items[i], &pevs[i]);
+		ret = parse_perf_probe_command_late(specs->items[i], &pevs[i]);
 	if (ret) {
 		for (int j = 0; j < i; j++)
 			clear_perf_probe_event(&pevs[j]);

@@ -613,7 +613,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 			pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available\n",
 			       spec, probe_target__name(t));
 		free(spec);
-		return -ENODATA;
+		return -ENOENT;
 	}
 	/* Uprobes need only the segments; kprobes name the symbol of a place. */
 	if (t->uprobes)
@@ -687,6 +687,10 @@ static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
 	struct probe_target t;
 	int ret;
 
+	if (pev->bad_point) {
+		pr_err("%s\n", pev->bad_arg);
+		return pev->bad_arg_err;
+	}
 	ret = probe_target__init(&t, pev);
 	if (ret)
 		return ret;
@@ -704,6 +708,13 @@ static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
 			pr_debug("%d places from the symbol table\n", ret);
 	}
 	probe_target__clear(&t);
+	if (ret > 0 && pev->bad_arg) {
+		/* The point is found: now the argument that did not parse. */
+		free_trace_events(*tevs, ret);
+		*tevs = NULL;
+		pr_err("%s\n", pev->bad_arg);
+		ret = pev->bad_arg_err;
+	}
 	return ret;
 }
 

@@ -25,6 +25,9 @@
 #define MAX_TYPE_ARRAY_LEN 64
 
 /* Print "Semantic error :<message>" as one line; returns -EINVAL. */
+/* Where semantic_error() writes while a word's error is held, or NULL. */
+static struct strbuf *held_error;
+
 int semantic_error(const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -33,10 +36,22 @@ int semantic_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	pr_err("Semantic error :%s\n", sb.buf);
+	if (held_error) {
+		strbuf_reset(held_error);
+		strbuf_addf(held_error, "Semantic error :%s", sb.buf);
+	} else {
+		pr_err("Semantic error :%s\n", sb.buf);
+	}
 	strbuf_release(&sb);
 	return -EINVAL;
 }
+
+/*
+ * A point perf 6.1 lets through its option parser and then fails to find
+ * ('handle:', 'han-dle', 'handle+-1'): the same words, but -ENOENT, so
+ * that -a and -D fail with perf's status (254), not as a usage error.
+ */
+#define late_error(...) (semantic_error(__VA_ARGS__), -ENOENT)
 
 static bool is_ident_start(int c)
 {
@@ -336,8 +351,12 @@ static int parse_c_variable(const char *v, const char *argstr, struct perf_probe
 		} else if (p[0] == '.') {
 			p++;
 		} else if (p[0] == '=') {
-			return semantic_error("'%s': an argument has one NAME= at most, in '%s'.",
-					      p, argstr);
+			{
+				/* perf looks "c=d" up as a variable: not found. */
+				semantic_error("'%s': an argument has one NAME= at most, in '%s'.",
+					       p, argstr);
+				return -ENOENT;
+			}
 		} else {
 			return semantic_error("'%s' is not a valid member access in '%s'.", p,
 					      argstr);
@@ -501,6 +520,8 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 	const char *end = lazy ? lazy : p + strlen(p);
 	size_t headlen = strcspn(p, "@:+%;");
 	bool has_line = false, has_offset = false;
+	/* perf refuses a bad SRC:LINE at once, a bad FUNC... only later. */
+	bool func = headlen && !memchr(p, '.', headlen) && !memchr(p, '/', headlen);
 	const char *q = p + headlen;
 	char *head;
 	int ret;
@@ -516,16 +537,23 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 			if (pp->file)
 				return semantic_error("SRC@SRC is not allowed: '@%.*s' in '%s'.",
 						      (int)n, q, tok);
+			if (!n && headlen)
+				return late_error("'@' needs a source file name in '%s'.", tok);
 			if (!n)
 				return semantic_error("'@' needs a source file name in '%s'.", tok);
 			pp->file = xstrndup(q, n);
 			break;
 		case ':':
 			if (has_line)
-				return semantic_error("Line number given twice: ':%.*s' in '%s'.",
-						      (int)n, q, tok);
+				return late_error("Line number given twice: ':%.*s' in '%s'.",
+						  (int)n, q, tok);
+			if (!n && (func || pp->file))
+				return late_error("':' needs a line number in '%s'.", tok);
 			if (!n)
 				return semantic_error("':' needs a line number in '%s'.", tok);
+			if (q[0] == '-' && parse_dec_n(q + 1, n - 1, &val))
+				return late_error("Line number ':%.*s' is negative in '%s'.",
+						  (int)n, q, tok);
 			if (!parse_dec_n(q, n, &val))
 				return semantic_error("There is non-digit char in line number "
 						      "':%.*s' in '%s'.",
@@ -535,10 +563,13 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 			break;
 		case '+':
 			if (has_offset)
-				return semantic_error("Offset given twice: '+%.*s' in '%s'.",
-						      (int)n, q, tok);
+				return late_error("Offset given twice: '+%.*s' in '%s'.", (int)n, q,
+						  tok);
 			if (!n)
-				return semantic_error("'+' needs an offset in '%s'.", tok);
+				return late_error("'+' needs an offset in '%s'.", tok);
+			if (q[0] == '-' && parse_dec_n(q + 1, n - 1, &val))
+				return late_error("Offset '+%.*s' is negative in '%s'.", (int)n, q,
+						  tok);
 			errno = 0;
 			val = strtoul(q, &stop, 0);
 			if (stop != q + n || errno || *q == '-')
@@ -555,7 +586,7 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 					"'%s'.",
 					(int)n, q, tok);
 			if (pp->retprobe)
-				return semantic_error("'%%return' given twice in '%s'.", tok);
+				return late_error("'%%return' given twice in '%s'.", tok);
 			pp->retprobe = true;
 			break;
 		}
@@ -563,7 +594,7 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 	}
 	if (lazy) {
 		if (!lazy[1])
-			return semantic_error("';' needs a lazy pattern in '%s'.", tok);
+			return late_error("';' needs a lazy pattern in '%s'.", tok);
 		pp->lazy_line = xstrdup(lazy + 1);
 	}
 
@@ -591,7 +622,7 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 		else
 			pp->file = head, head = NULL;
 	} else if (!is_func_pattern(head)) {
-		ret = semantic_error("'%s' is not a valid function name in '%s'.", head, tok);
+		ret = late_error("'%s' is not a valid function name in '%s'.", head, tok);
 	} else {
 		pp->function = head, head = NULL;
 	}
@@ -617,13 +648,75 @@ static int parse_probe_point_word(const char *tok, struct perf_probe_event *pev)
 		p = eq + 1;
 	}
 	if (!*p)
-		return semantic_error("No probe point after '=' in '%s'.", tok);
+		return late_error("No probe point after '=' in '%s'.", tok);
 	if (p[0] == '0' && p[1] == 'x')
 		return parse_abs_address(p, tok, &pev->point);
 	return parse_probe_location(p, tok, &pev->point);
 }
 
-int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev)
+/*
+ * One argument word for parse_perf_probe_command_late(): a word that does
+ * not parse is held in pev->bad_arg (the first one only) and the event
+ * keeps no arguments; the point alone is resolved.
+ */
+static int parse_arg_late(const char *word, struct perf_probe_event *pev)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct perf_probe_arg pa = { 0 };
+	int ret;
+
+	if (pev->bad_arg)
+		return 0;
+	held_error = &err;
+	ret = parse_perf_probe_arg(word, &pa);
+	held_error = NULL;
+	if (!ret) {
+		pev->args[pev->nargs++] = pa;
+		strbuf_release(&err);
+		return 0;
+	}
+	clear_perf_probe_arg(&pa);
+	for (int i = 0; i < pev->nargs; i++)
+		clear_perf_probe_arg(&pev->args[i]);
+	pev->nargs = 0;
+	pev->bad_arg = strbuf_detach(&err, NULL);
+	pev->bad_arg_err = ret;
+	pev->bad_arg_dwarf = is_ident_start((unsigned char)word[0]);
+	return 0;
+}
+
+/*
+ * The point word for parse_perf_probe_command_late(): an error perf finds
+ * only later (late_error()) is held in pev->bad_arg with pev->bad_point
+ * set, the rest of the event left empty; any other is told now.
+ */
+static int parse_point_late(const char *word, struct perf_probe_event *pev)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *target = pev->target;
+	bool uprobes = pev->uprobes;
+	int ret;
+
+	held_error = &err;
+	ret = parse_probe_point_word(word, pev);
+	held_error = NULL;
+	if (ret == -ENOENT) {
+		pev->target = NULL;
+		clear_perf_probe_event(pev);
+		pev->target = target;
+		pev->uprobes = uprobes;
+		pev->bad_arg = strbuf_detach(&err, NULL);
+		pev->bad_arg_err = ret;
+		pev->bad_point = true;
+		return 0;
+	}
+	if (ret)
+		pr_err("%s\n", err.buf);
+	strbuf_release(&err);
+	return ret;
+}
+
+static int parse_command(const char *cmd, struct perf_probe_event *pev, bool late)
 {
 	char **argv;
 	int argc, ret;
@@ -644,8 +737,8 @@ int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev)
 				     MAX_PROBE_ARGS);
 		goto out;
 	}
-	ret = parse_probe_point_word(argv[0], pev);
-	if (ret)
+	ret = late ? parse_point_late(argv[0], pev) : parse_probe_point_word(argv[0], pev);
+	if (ret || pev->bad_point)
 		goto out;
 	if (argc > 1 && pev->sdt) {
 		ret = semantic_error("'%s' takes no arguments: '%s'.", argv[0], argv[1]);
@@ -653,7 +746,8 @@ int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev)
 	}
 	pev->args = xzalloc(sizeof(*pev->args) * (argc > 1 ? argc - 1 : 1));
 	for (int i = 1; i < argc; i++) {
-		ret = parse_perf_probe_arg(argv[i], &pev->args[pev->nargs++]);
+		ret = late ? parse_arg_late(argv[i], pev)
+			   : parse_perf_probe_arg(argv[i], &pev->args[pev->nargs++]);
 		if (ret)
 			goto out;
 	}
@@ -669,6 +763,16 @@ out:
 		pev->uprobes = uprobes;
 	}
 	return ret;
+}
+
+int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev)
+{
+	return parse_command(cmd, pev, false);
+}
+
+int parse_perf_probe_command_late(const char *cmd, struct perf_probe_event *pev)
+{
+	return parse_command(cmd, pev, true);
 }
 
 /* ---- synthesis of perf probe text -------------------------------------- */
@@ -770,7 +874,7 @@ bool perf_probe_event_need_dwarf(const struct perf_probe_event *pev)
 
 	if (pev->sdt)
 		return false;
-	if (pp->file || pp->line || pp->lazy_line)
+	if (pp->file || pp->line || pp->lazy_line || pev->bad_arg_dwarf)
 		return true;
 	for (int i = 0; i < pev->nargs; i++)
 		if (perf_probe_arg_need_dwarf(&pev->args[i]))
@@ -1037,6 +1141,7 @@ void clear_perf_probe_event(struct perf_probe_event *pev)
 	free(pp->file);
 	free(pp->function);
 	free(pp->lazy_line);
+	free(pev->bad_arg);
 	for (int i = 0; i < pev->nargs; i++)
 		clear_perf_probe_arg(&pev->args[i]);
 	free(pev->args);

@@ -64,6 +64,17 @@ struct perf_probe_event {
 	bool uprobes; /* a user-space target (-x) */
 	char *target; /* -x executable or -m module, owned */
 	bool sdt;     /* %[GROUP:]EVENT: a cached or SDT event */
+	/*
+	 * parse_perf_probe_command_late(): the error of the first argument
+	 * word that did not parse, told only once the point resolves (as perf
+	 * does), with its -errno, and whether the word names a variable (so it
+	 * needs DWARF); or, with bad_point, the error of a point word that
+	 * perf lets through and fails later (told before any resolution).
+	 */
+	char *bad_arg;
+	int bad_arg_err;
+	bool bad_arg_dwarf;
+	bool bad_point;
 };
 
 /*
@@ -126,6 +137,13 @@ struct probe_trace_event {
  * is freed and zeroed.
  */
 int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev);
+/*
+ * parse_perf_probe_command(), but as perf 6.1 parses -a and -D: only the
+ * probe point word is checked now (a bad one is the usage error); the
+ * first argument word that does not parse is kept in @pev->bad_arg, and
+ * the resolution fails with it after the point is found (or not).
+ */
+int parse_perf_probe_command_late(const char *cmd, struct perf_probe_event *pev);
 
 /*
  * Parse one argument word "[NAME=]VALUE[:TYPE][@user]" into @pa (zeroed by

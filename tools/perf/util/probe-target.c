@@ -196,7 +196,8 @@ int probe_target__symbols(struct probe_target *t)
 		return 0;
 	what = t->path ? t->path : probe_conf.vmlinux ? probe_conf.vmlinux : "/proc/kallsyms";
 	pr_err("Error: Failed to load symbols from %s: %s\n", what, symbol_elf__strerror(ret));
-	return ret;
+	/* A stripped file has no such symbol: perf's status, 254. */
+	return ret == -ENODATA ? -ENOENT : ret;
 }
 
 /*

@@ -183,6 +183,39 @@ test_expect_success 'failures exit 256 - errno as perf' '
 	test_same_as_system_perf --status probe -x app "handle no_such_var"
 '
 
+# perf parses the point of -a and -D as an option (a bad one: 129) and the
+# arguments only when the point is found: on a binary with DWARF, without
+# DWARF and stripped, each word fails with perf's status (234 or 254).
+test_expect_success 'a bad -a/-D argument or late point word: perf'"'"'s status, not 129' '
+	${CC:-gcc} -O0 -o nodwarf src/app.c &&
+	cp nodwarf stripped && strip stripped &&
+	for bin in app nodwarf stripped; do
+		for spec in "handle r->" "handle b=c=d" "nosuch r->" "handle:99 r->" \
+			"handle r->seq" "handle:1:99" "han-dle" "handle+-1" "handle:-1" \
+			"main.c:" "@" "handle:abc" "=handle" "handle%x"; do
+			test_same_as_system_perf --status probe -x $bin -D "$spec" &&
+			test_same_as_system_perf --status probe -x $bin -n -a "$spec" || return 1
+		done
+	done &&
+	# (perf 6.1 crashes on "ev=" without DWARF)
+	test_same_as_system_perf --status probe -x app -D "ev=" &&
+	test "$_ours" = 254 &&
+	test_same_as_system_perf --status probe -x app -D "handle r->" &&
+	test "$_ours" = 234 &&
+	grep -q "needs a member name" ours.err &&
+	test_same_as_system_perf --status probe -x app -D "handle:abc" &&
+	test "$_ours" = 129
+'
+
+# Where perf 6.1 wrongly places a bad word (exit 0), we fail, with 256 - errno.
+test_expect_success 'what perf 6.1 wrongly lets through fails, not as a usage error' '
+	for spec in "handle:" "handle@" "handle+" "handle;" "handle\\" "handle +" "handle \$foo"; do
+		rc=0 && "$PERF" probe -x app -D "$spec" >out 2>err || rc=$?
+		case $rc in 234 | 254) ;; *) echo "$spec: $rc" >&2 && return 1 ;; esac
+		test_line_count = 1 err && test_line_count = 0 out || return 1
+	done
+'
+
 test_expect_success SYSTEM_PERF_PROBE 'an existing event (239) and nothing to delete (254) as perf' '
 	test_same_as_system_perf --status probe -x app -a "$G:e1=handle" &&
 	test "$_ours" = 239 &&

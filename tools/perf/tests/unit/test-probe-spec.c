@@ -3,6 +3,7 @@
  * The spec grammar: what parse_perf_probe_command() accepts and rejects,
  * the text it synthesizes back, and the k/uprobe_events line format.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -391,7 +392,7 @@ static const struct bad_case bad_specs[] = {
 	{ "+0x", "There is non-digit character in offset '+0x' in '+0x'" },
 	{ "+4", "No function or source file name in '+4'" },
 	{ "f+abc", "There is non-digit character in offset '+abc'" },
-	{ "f+-4", "There is non-digit character in offset '+-4'" },
+	{ "f+-4", "Offset '+-4' is negative in 'f+-4'" },
 	{ "f:abc", "There is non-digit char in line number ':abc'" },
 	{ "f:3:4", "Line number given twice: ':4'" },
 	{ "f+4+4", "Offset given twice: '+4'" },
@@ -494,6 +495,88 @@ static void test_rejects_bad_definitions_with_one_clear_line(void)
 		CHECK(strstr(err, c->fragment) != NULL);
 		CHECK(!pev.event && !pev.point.function && !pev.args && !pev.nargs);
 		free(err);
+		clear_perf_probe_event(&pev);
+	}
+}
+
+/*
+ * -a and -D as perf 6.1 parses them: a point its option parser refuses is
+ * a usage error now (-EINVAL); a point it lets through and fails to find
+ * later, and any argument word, are held in bad_arg and told only when
+ * the event is resolved, with the status perf then has (-ENOENT, 254, or
+ * the argument's own -EINVAL, 234).
+ */
+static void test_late_parse_holds_what_perf_finds_later(void)
+{
+	static const struct {
+		const char *spec;
+		int ret;    /* of parse_perf_probe_command_late() */
+		bool point; /* held as a bad point */
+		int err;    /* the held -errno, 0: nothing held */
+		bool dwarf; /* the held argument names a variable */
+		int nargs;
+	} cases[] = {
+		{ "", -EINVAL, false, 0, false, 0 },
+		{ "=f", -EINVAL, false, 0, false, 0 },
+		{ "f%x", -EINVAL, false, 0, false, 0 },
+		{ "f:abc", -EINVAL, false, 0, false, 0 },
+		{ "@", -EINVAL, false, 0, false, 0 },
+		{ "a.c:", -EINVAL, false, 0, false, 0 },
+		{ "f:1+4", -EINVAL, false, 0, false, 0 },
+		{ "h@a@b", -EINVAL, false, 0, false, 0 },
+		{ "0xzz", -EINVAL, false, 0, false, 0 },
+		{ "f:", 0, true, -ENOENT, false, 0 },
+		{ "f@", 0, true, -ENOENT, false, 0 },
+		{ "a.c@", 0, true, -ENOENT, false, 0 },
+		{ "f+", 0, true, -ENOENT, false, 0 },
+		{ "f;", 0, true, -ENOENT, false, 0 },
+		{ "f:1:2", 0, true, -ENOENT, false, 0 },
+		{ "f+1+2", 0, true, -ENOENT, false, 0 },
+		{ "f+-1", 0, true, -ENOENT, false, 0 },
+		{ "f:-1", 0, true, -ENOENT, false, 0 },
+		{ "han-dle", 0, true, -ENOENT, false, 0 },
+		{ "f\\", 0, true, -ENOENT, false, 0 },
+		{ "ev=", 0, true, -ENOENT, false, 0 },
+		{ "f%return%return", 0, true, -ENOENT, false, 0 },
+		{ "f r->", 0, false, -EINVAL, true, 0 },
+		{ "f b=c=d", 0, false, -ENOENT, true, 0 },
+		{ "f +", 0, false, -EINVAL, false, 0 },
+		{ "f $foo", 0, false, -EINVAL, false, 0 },
+		{ "f %di r-> x", 0, false, -EINVAL, true, 0 },
+		{ "f %di x", 0, false, 0, false, 2 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct perf_probe_event pev = { 0 };
+		char *out;
+		int ret;
+
+		capture_begin();
+		ret = parse_perf_probe_command_late(cases[i].spec, &pev);
+		out = capture_end();
+		if (ret != cases[i].ret || pev.bad_point != cases[i].point ||
+		    pev.bad_arg_err != cases[i].err)
+			printf("#   spec '%s': ret %d point %d err %d\n", cases[i].spec, ret,
+			       pev.bad_point, pev.bad_arg_err);
+		CHECK_INT(ret, ==, cases[i].ret);
+		CHECK_INT(pev.bad_point, ==, cases[i].point);
+		CHECK_INT(pev.bad_arg_err, ==, cases[i].err);
+		CHECK_INT(pev.bad_arg_dwarf, ==, cases[i].dwarf);
+		CHECK_INT(pev.nargs, ==, cases[i].nargs);
+		/* Held: nothing printed yet, the message kept; refused: one line now. */
+		if (cases[i].err)
+			CHECK(!*out && pev.bad_arg &&
+			      !strncmp(pev.bad_arg, "Semantic error :", 16));
+		else if (ret)
+			CHECK(!strncmp(out, "Semantic error :", 16));
+		else
+			CHECK(!*out && !pev.bad_arg);
+		/* A bad point keeps no point; a bad argument keeps its point. */
+		if (cases[i].point)
+			CHECK(!pev.point.function && !pev.point.file);
+		else if (!ret)
+			CHECK_STR(pev.point.function, "f");
+		free(out);
 		clear_perf_probe_event(&pev);
 	}
 }
@@ -877,7 +960,8 @@ static void test_event_globs(void)
 TESTS(TEST(test_accepts_probe_definitions), TEST(test_group_p_is_a_group_not_a_probe_type),
       TEST(test_same_argument_name_twice_is_left_to_the_resolver), TEST(test_accepts_arguments),
       TEST(test_array_index_field_has_its_number),
-      TEST(test_rejects_bad_definitions_with_one_clear_line), TEST(test_limits_are_inclusive),
+      TEST(test_rejects_bad_definitions_with_one_clear_line),
+      TEST(test_late_parse_holds_what_perf_finds_later), TEST(test_limits_are_inclusive),
       TEST(test_failed_parse_keeps_target), TEST(test_synthesized_text_parses_back_the_same),
       TEST(test_point_synthesis_is_what_perf_lists), TEST(test_need_dwarf), TEST(test_c_func_names),
       TEST(test_arch_registers), TEST(test_trace_commands_round_trip),
