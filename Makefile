@@ -9,13 +9,14 @@ CC ?= gcc
 PKG_CONFIG ?= pkg-config
 # The pkg-config module and the Debian package of each library.
 BUILD_LIBS := libelf:libelf-dev libdw:libdw-dev libdebuginfod:libdebuginfod-dev \
-	libtraceevent:libtraceevent-dev zlib:zlib1g-dev
+	libtraceevent:libtraceevent-dev zlib:zlib1g-dev capstone:libcapstone-dev
 PKGS := $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
 O := build
 
 # Recursively expanded: pkg-config runs only once the packages are there.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+# libiberty (the demangler) has no pkg-config module: a static library.
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -liberty
 
 CFLAGS ?= -O2 -g
 # `make WERROR=0`: warnings stay warnings (a newer compiler finds new ones).
@@ -64,6 +65,7 @@ else
 	@missing=; for l in $(BUILD_LIBS); do \
 		$(PKG_CONFIG) --exists $${l%%:*} || missing="$$missing $${l#*:}"; \
 	done; \
+	[ -f /usr/include/libiberty/demangle.h ] || missing="$$missing libiberty-dev"; \
 	[ -z "$$missing" ] || { echo "make: missing libraries: apt-get install$$missing, or run \`make deps\`" >&2; exit 1; }
 endif
 

@@ -7,16 +7,17 @@
 set -u
 
 pkgs="build-essential pkg-config libelf-dev libdw-dev libdebuginfod-dev
-libtraceevent-dev zlib1g-dev clang-format"
+libtraceevent-dev zlib1g-dev libiberty-dev libcapstone-dev clang-format"
 
 for opt in "$@"; do
 	case "$opt" in
 	# `make demo`: gcc and strip, of the build packages.
 	--demo) ;;
 	# The tests: SDT headers, the system perf to compare with, a real
-	# debuginfod server, a real DWARF+SDT binary, 32-bit compiler support.
+	# debuginfod server, a real DWARF+SDT binary, 32-bit compiler support;
+	# C++, Rust and Go compilers for their programs, gdb as the oracle.
 	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
-python3.11-dbg gcc-multilib libc6-dbg" ;;
+python3.11-dbg gcc-multilib libc6-dbg g++ clang rustc golang-go gdb" ;;
 	# `make check-format` and `make shellcheck`.
 	--check) pkgs="$pkgs shellcheck" ;;
 	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d.
