@@ -21,6 +21,7 @@
 # one; test_have_prereq NAME[,NAME...] asks.  Defined here: ROOT, TRACEFS,
 # SYSTEM_PERF, SYSTEM_PERF_PROBE, SDT, VMLINUX_DWARF, GCC, READELF, PYTHON3,
 # M32, STRACE_INJECT, VALGRIND, DEBUGINFOD, SETPRIV, UNSHARE, NOT_SANITIZE,
+# CXX, CLANGXX, RUSTC, GO, GDB,
 # KALLSYMS.
 #
 # Cleanup: test_when_finished CMD (inside a case) runs CMD after the case,
@@ -142,6 +143,16 @@ test_lazy_prereq SYSTEM_PERF '[ -x "$SYSTEM_PERF" ] && "$SYSTEM_PERF" version'
 # then, and writes other lines without it.
 test_lazy_prereq SYSTEM_PERF_PROBE 'test_have_prereq SYSTEM_PERF,ROOT,TRACEFS'
 test_lazy_prereq GCC 'command -v "${CC:-gcc}"'
+# The other languages' compilers (Debian's: install-deps.sh --test) and gdb,
+# the oracle of values.  RUSTC defaults to Debian's /usr/bin/rustc, not a
+# rustup one earlier on PATH.
+: "${CXX:=g++}" "${RUSTC:=/usr/bin/rustc}" "${GO:=go}"
+export CXX RUSTC GO
+test_lazy_prereq CXX 'command -v "$CXX"'
+test_lazy_prereq CLANGXX 'command -v clang++'
+test_lazy_prereq RUSTC '"$RUSTC" --version'
+test_lazy_prereq GO '"$GO" version'
+test_lazy_prereq GDB 'command -v gdb'
 test_lazy_prereq READELF 'command -v readelf'
 test_lazy_prereq PYTHON3 'command -v python3'
 test_lazy_prereq SDT '
@@ -415,12 +426,24 @@ build_prog() {
 build_workload() {
 	_name=$1 _out=$2
 	shift 2
-	_src=$WORKLOADS/$_name.c
-	[ -f "$_src" ] || { echo "build_workload: no $_src" >&2; return 1; }
+	# NAME.c (CC), NAME.cc (CXX), NAME.rs (RUSTC) or NAME.go (GO, flags
+	# for "go build", e.g. -gcflags=all=-N).
+	_src=
+	for _s in "$WORKLOADS/$_name".c "$WORKLOADS/$_name".cc "$WORKLOADS/$_name".rs \
+		"$WORKLOADS/$_name".go; do
+		[ -f "$_s" ] && _src=$_s && break
+	done
+	[ -n "$_src" ] || { echo "build_workload: no $WORKLOADS/$_name.c, .cc, .rs or .go" >&2; return 1; }
+	case $_src in
+	*.cc) _cc=$CXX ;;
+	*.rs) _cc=$RUSTC ;;
+	*.go) _cc="$GO build" ;;
+	*) _cc=${CC:-gcc} ;;
+	esac
 	_dir=${PERF_TEST_WORKLOADS:-$TEST_TMP/.workloads}
 	# The key: NAME.* (the source, an SDT provider, a version script...),
 	# the compiler and the flags.
-	_key=$({ cat "$WORKLOADS/$_name".*; echo "${CC:-gcc} $*"; } | cksum | tr ' ' -)
+	_key=$({ cat "$WORKLOADS/$_name".*; echo "$_cc $*"; } | cksum | tr ' ' -)
 	_bin=$_dir/$_name-$_key
 	if [ ! -x "$_bin" ]; then
 		# A shared directory we may not write (another user's build):
@@ -431,15 +454,29 @@ build_workload() {
 			mkdir -p "$_dir" || return 1
 		fi
 		_b=$(mktemp -d "$_dir/.build.XXXXXX") || return 1
-		if [ -f "$WORKLOADS/$_name.d" ]; then
-			(cd "$_b" && cp "$_src" "$WORKLOADS/$_name.d" . &&
-				dtrace -h -s "$_name.d" -o "$_name-provider.h" >/dev/null &&
-				CFLAGS="$*" dtrace -G -s "$_name.d" -o "$_name-provider.o" >/dev/null &&
-				${CC:-gcc} -O2 "$@" -c -o "$_name.o" "$_name.c" &&
-				${CC:-gcc} "$@" -o "$_name" "$_name.o" "$_name-provider.o")
-		else
-			${CC:-gcc} "$@" -o "$_b/$_name" "$_src"
-		fi || { rm -rf "$_b"; return 1; }
+		case $_src in
+		*.go)
+			# A module of its own, built offline, its caches in the build.
+			(cd "$_b" && cp "$_src" main.go &&
+				printf 'module %s\n\ngo 1.19\n' "$_name" >go.mod &&
+				HOME=$_b GOCACHE=$_b/.cache GOPATH=$_b/.gopath GOPROXY=off \
+					GOTOOLCHAIN=local $GO build "$@" -o "$_name" . &&
+				chmod -R u+w . && rm -rf .cache .gopath)
+			;;
+		*.rs) $RUSTC "$@" -o "$_b/$_name" "$_src" ;;
+		*.cc) $CXX "$@" -o "$_b/$_name" "$_src" ;;
+		*)
+			if [ -f "$WORKLOADS/$_name.d" ]; then
+				(cd "$_b" && cp "$_src" "$WORKLOADS/$_name.d" . &&
+					dtrace -h -s "$_name.d" -o "$_name-provider.h" >/dev/null &&
+					CFLAGS="$*" dtrace -G -s "$_name.d" -o "$_name-provider.o" >/dev/null &&
+					${CC:-gcc} -O2 "$@" -c -o "$_name.o" "$_name.c" &&
+					${CC:-gcc} "$@" -o "$_name" "$_name.o" "$_name-provider.o")
+			else
+				${CC:-gcc} "$@" -o "$_b/$_name" "$_src"
+			fi
+			;;
+		esac || { rm -rf "$_b"; return 1; }
 		# Published whole: a concurrent build of the same key wins or loses.
 		mv -f "$_b/$_name" "$_bin" && rm -rf "$_b" || return 1
 	fi

@@ -8,13 +8,6 @@ test_probe_group $G
 test_trace_instance $G
 
 test_lazy_prereq CLANG 'command -v clang'
-test_lazy_prereq GDB 'command -v gdb'
-# rustup's rustc finds its toolchains under the real home, not the test's.
-if [ -z "${RUSTUP_HOME:-}" ]; then
-	_home=$(getent passwd "$(id -u)" | cut -d: -f6)
-	[ -d "$_home/.rustup" ] && export RUSTUP_HOME="$_home/.rustup"
-fi
-test_lazy_prereq RUSTC 'rustc --version'
 
 # gdb_at BIN FUNC OFF VAR ARGS...: VAR as gdb prints it at FUNC+OFF.
 gdb_at() {
@@ -98,7 +91,7 @@ done
 # name resolves demangled (scale); the mangled one is another issue's.
 for o in 1 2; do
 	test_expect_success RUSTC,GDB "rustc -C opt-level=$o: a const_value parameter is its immediate, as gdb has it" "
-		rustc -g -C opt-level=$o -o rc$o \"\$WORKLOADS/rust-const.rs\" &&
+		\"\$RUSTC\" -g -C opt-level=$o -o rc$o \"\$WORKLOADS/rust-const.rs\" &&
 		readelf --debug-dump=info rc$o | grep -A12 'DW_AT_name.*: scale\$' | grep -q 'DW_AT_const_value : 5' &&
 		\"\$PERF\" probe -x rc$o -D 'scale v k' >out && cat out &&
 		grep -q '^p:probe_rc$o/scale [^ ]*:0x[0-9a-f]* v=%di:x64 k=\\\\5:x64\$' out &&
@@ -109,7 +102,7 @@ for o in 1 2; do
 	"
 
 	test_expect_success RUSTC,ROOT,TRACEFS "rustc -C opt-level=$o: live values are gdb's" "
-		rustc -g -C opt-level=$o -o rcl$o \"\$WORKLOADS/rust-const.rs\" &&
+		\"\$RUSTC\" -g -C opt-level=$o -o rcl$o \"\$WORKLOADS/rust-const.rs\" &&
 		\"\$PERF\" probe -q -x rcl$o -a '$G:rc$o=scale v k' &&
 		echo >\"\$TI/trace\" &&
 		echo 1 >\"\$TI/events/$G/enable\" &&
