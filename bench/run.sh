@@ -88,6 +88,19 @@ bench_both() {
 	report "$name" "$WORK/o" "$WORK/t"
 }
 
+# bench_changed NAME ARGS...: perf ARGS for both, each run after a change
+# to the build-id cache (a link made again in .build-id/00).
+bench_changed() {
+	name=$1
+	shift
+	want "$name" || return 0
+	# shellcheck disable=SC2016 # expanded by the wrapper shell
+	wrap='ln -sfn "../../gone/$$" "$HOME/.debug/.build-id/00/ffffff" && exec "$0" "$@"'
+	measure "$WORK/o" sh -c "$wrap" "$OURS" "$@"
+	measure "$WORK/t" sh -c "$wrap" "$THEIRS" "$@"
+	report "$name" "$WORK/o" "$WORK/t"
+}
+
 echo "# $(date -u '+%Y-%m-%d %H:%M') REPS=$REPS ours=$OURS perf=$($THEIRS version 2>/dev/null)"
 
 # 1. Kernel DWARF resolution on the Debian vmlinux.
@@ -132,23 +145,25 @@ if [ -x /usr/bin/python3.11 ] && want "buildid-cache"; then
 fi
 
 # fake_cache N ROOT: N binaries (one tiny program, each copy patched to its
-# own build-id: perf skips entries whose binary is gone) in $WORK/binsN and
+# own build-id, spread as hashes are: perf skips entries whose binary is
+# gone) in $WORK/binshN and
 # their build-id cache entries under ROOT, each with two cached probes,
 # written directly in the on-disk layout.  Kept between runs.
 fake_cache() {
-	[ -e "$2/.done" ] && return 0
+	[ -e "$2/.done2" ] && return 0
 	rm -rf "$2"
 	printf 'int main(void){return 0;}\n' >"$WORK/tiny.c"
 	${CC:-gcc} -o "$WORK/tiny" "$WORK/tiny.c" -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567
 	python3 - "$WORK" "$2" "$1" <<'PY' || return 1
-import os, sys
+import hashlib, os, sys
 work, root, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 tiny = open(work + '/tiny', 'rb').read()
 mark = bytes.fromhex('0123456789abcdef0123456789abcdef01234567')
-bins = '%s/bins%d' % (work, n)
+bins = '%s/binsh%d' % (work, n)
 os.makedirs(bins, exist_ok=True)
 for i in range(n):
-    bid = '%040x' % (i + 1)
+    # spread over .build-id/XX as real (hash) build-ids are
+    bid = hashlib.sha1(b'fake build %d' % i).hexdigest()
     name = '%s/b%d' % (bins, i)
     if not os.path.exists(name):
         with open(name, 'wb') as f:
@@ -167,7 +182,7 @@ for i in range(n):
     except FileExistsError:
         pass
 PY
-	touch "$2/.done"
+	touch "$2/.done2"
 }
 
 # 5. --cache --list over a cache of 1,000 binaries.
@@ -186,6 +201,10 @@ if [ -x /usr/bin/python3.11 ] && want "sdt search"; then
 		fake_cache "$n" "$HOME/.debug" &&
 			"$THEIRS" buildid-cache -a /usr/bin/python3.11 2>/dev/null
 		bench_both "sdt search, $n binaries" probe -n -q -a sdt_python:function__entry
+		# The first search after the cache changed: before each run a
+		# link is made in .build-id/00, the bucket that holds all the
+		# fake builds (the worst case of the index's update).
+		bench_changed "sdt search after a change, $n" probe -n -q -a sdt_python:function__entry
 	done
 	export HOME="$home"
 fi

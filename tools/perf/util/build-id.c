@@ -512,6 +512,27 @@ static char *name_from_target(const char *target, const char *sbid)
 	return xstrndup(start - 1, len + 1); /* keep the '/' before it */
 }
 
+char *build_id_cache__link_entry(const char *bucket, const char *link, struct build_id *bid)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char target[PATH_MAX], sbid[SBUILD_ID_SIZE + 8];
+	struct stat st;
+	char *full, *name = NULL;
+	ssize_t n;
+
+	strbuf_addf(&sb, "%s/.build-id/%s/%s", buildid_dir(), bucket, link);
+	full = strbuf_detach(&sb, NULL);
+	n = readlink(full, target, sizeof(target) - 1);
+	snprintf(sbid, sizeof(sbid), "%s%s", bucket, link);
+	if (n > 0 && !build_id__from_hex(bid, sbid) && stat(full, &st) == 0) {
+		target[n] = '\0';
+		build_id__sprintf(bid, sbid);
+		name = name_from_target(target, sbid);
+	}
+	free(full);
+	return name;
+}
+
 int build_id_cache__list(struct build_id_cache_entry **entries)
 {
 	char *root = path_join(buildid_dir(), ".build-id");
@@ -526,22 +547,11 @@ int build_id_cache__list(struct build_id_cache_entry **entries)
 		int nlinks = lsdir(sub, lsdir_no_dot_filter, &links);
 
 		for (int j = 0; j < nlinks; j++) {
-			char *link = path_join(sub, links[j]);
-			char target[PATH_MAX], sbid[SBUILD_ID_SIZE + 8];
 			struct build_id bid;
-			struct stat st;
-			char *name;
-			ssize_t n = readlink(link, target, sizeof(target) - 1);
+			char *name = build_id_cache__link_entry(dirs[i], links[j], &bid);
 
-			snprintf(sbid, sizeof(sbid), "%s%s", dirs[i], links[j]);
-			if (n > 0 && !build_id__from_hex(&bid, sbid) && stat(link, &st) == 0) {
-				target[n] = '\0';
-				build_id__sprintf(&bid, sbid);
-				name = name_from_target(target, sbid);
-				if (name)
-					entries_append(entries, &nr, name, &bid);
-			}
-			free(link);
+			if (name)
+				entries_append(entries, &nr, name, &bid);
 		}
 		if (nlinks > 0)
 			lsdir_free(links, nlinks);

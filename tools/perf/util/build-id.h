@@ -110,6 +110,12 @@ struct build_id_cache_entry {
 };
 
 /*
+ * The entry of the link .build-id/@bucket/@link: its NAME (allocated) and
+ * *@bid, or NULL when the link is not "../../NAME/BID" of its own name or
+ * its entry is gone.
+ */
+char *build_id_cache__link_entry(const char *bucket, const char *link, struct build_id *bid);
+/*
  * Every entry of the cache, found through the .build-id links (dangling
  * ones skipped), sorted by build-id as perf lists them (one link, so one
  * entry, per build-id).  Returns the count or -errno; free with

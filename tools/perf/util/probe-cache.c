@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -226,7 +225,7 @@ int probe_cache__commit(struct probe_cache *pc)
 	if (!ret)
 		fsync(pc->dir_fd);
 	if (!ret)
-		probe_caches__invalidate_index();
+		probe_caches__mark_dirty(pc->path);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -587,399 +586,30 @@ int probe_cache__sdt_event_names(const char *filter, char ***names)
 
 /* ---- the index of the events of every probe cache ----------------------- */
 
-#define PROBE_INDEX_NAME ".probe-index"
-#define PROBE_INDEX_MAGIC "perf-probe-index 2"
-
-/* The index file: ROOT/.probe-index. */
-static char *probe_index_path(void)
-{
-	return path_join(buildid_dir(), PROBE_INDEX_NAME);
-}
-
-void probe_caches__invalidate_index(void)
-{
-	char *path = probe_index_path();
-
-	unlink(path);
-	free(path);
-}
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-static uint64_t stamp_add_dir(uint64_t h, int dirfd, const char *name)
-{
-	struct stat st;
-
-	if (fstatat(dirfd, name, &st, 0) < 0)
-		return fnv1a(h, "-", 1);
-	h = fnv1a(h, name, strlen(name) + 1);
-	h = fnv1a(h, &st.st_ino, sizeof(st.st_ino));
-	h = fnv1a(h, &st.st_mtim.tv_sec, sizeof(st.st_mtim.tv_sec));
-	return fnv1a(h, &st.st_mtim.tv_nsec, sizeof(st.st_mtim.tv_nsec));
-}
+/* ---- what the index of every probe cache (probe-index.c) must read again */
 
 /*
- * What changes whenever a build is added to or removed from the cache, by
- * this perf or the system's: the .build-id directories (a link made or
- * removed; not the root, where the index itself is written).  A bounded
- * cost: at most 257 stats, whatever the number of binaries.
+ * A probes file this perf wrote: its entry is read again by the next
+ * search (appended whole: O_APPEND writes of one line do not mix).
  */
-static uint64_t probe_index_stamp(void)
+void probe_caches__mark_dirty(const char *probes_path)
 {
-	char *links = path_join(buildid_dir(), ".build-id");
-	uint64_t h = 0xcbf29ce484222325ULL;
-	char **names = NULL;
-	int fd, n;
+	char *path = path_join(buildid_dir(), PROBE_INDEX_DIRTY);
+	const char *slash = strrchr(probes_path, '/');
+	struct strbuf sb = STRBUF_INIT;
+	int fd;
 
-	h = stamp_add_dir(h, AT_FDCWD, links);
-	fd = open(links, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	n = fd < 0 ? 0 : lsdir(links, lsdir_no_dot_filter, &names);
-	for (int i = 0; i < n; i++)
-		h = stamp_add_dir(h, fd, names[i]);
-	if (n > 0)
-		lsdir_free(names, n);
+	strbuf_add(&sb, probes_path, slash ? (size_t)(slash - probes_path) : strlen(probes_path));
+	strbuf_addch(&sb, '\n');
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 || write(fd, sb.buf, sb.len) != (ssize_t)sb.len) {
+		char *index = path_join(buildid_dir(), PROBE_INDEX_NAME);
+
+		unlink(index); /* not told: rebuilt in full */
+		free(index);
+	}
 	if (fd >= 0)
 		close(fd);
-	free(links);
-	return h;
-}
-
-/* GROUP and EVENT of a trace-event line "p:GROUP/EVENT ..." as "GROUP:EVENT". */
-static char *line_group_event(const char *line)
-{
-	const char *colon = strchr(line, ':'), *slash, *end;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!colon || colon - line > 4)
-		return NULL;
-	slash = strchr(colon + 1, '/');
-	end = colon + 1 + strcspn(colon + 1, " ");
-	if (!slash || slash > end || slash == colon + 1 || end == slash + 1)
-		return NULL;
-	strbuf_add(&sb, colon + 1, slash - colon - 1);
-	strbuf_addch(&sb, ':');
-	strbuf_add(&sb, slash + 1, end - slash - 1);
-	return strbuf_detach(&sb, NULL);
-}
-
-/*
- * The index, one file of four parts after a header line of fixed length
- *	"perf-probe-index 2 STAMP NKEYS NENTS\n"	(hex: 16, 8, 8 digits)
- * the offsets of the key lines and of the entry lines (8 hex digits each,
- * from the start of the file), the key lines "GROUP:EVENT\tI,J,...\n"
- * sorted by strcmp (I, J: hex indexes of entries), and the entry lines
- * "NAME\tBUILDID\n" in the order of probe_caches__for_each().  A literal
- * GROUP is found by binary search: a search reads a few pages whatever
- * the number of binaries.
- */
-#define PROBE_INDEX_HEAD_LEN (sizeof(PROBE_INDEX_MAGIC " 0123456789abcdef 01234567 01234567\n") - 1)
-
-struct index_key {
-	char *key; /* "GROUP:EVENT" */
-	int ent;
-};
-
-struct index_build {
-	struct index_key *keys;
-	int nr_keys, alloc_keys;
-	char **ents; /* "NAME\tBUILDID" */
-	int nr_ents, alloc_ents;
-	bool unusable; /* a name the format can not hold */
-};
-
-static int index_collect(const struct build_id_cache_entry *ent, const char *dir, void *ctx)
-{
-	struct index_build *ib = ctx;
-	struct strbuf sb = STRBUF_INIT;
-	struct probe_cache *pc;
-	char sbid[SBUILD_ID_SIZE];
-	int nr_keys = ib->nr_keys;
-
-	if (strpbrk(ent->name, "\t\n")) {
-		ib->unusable = true;
-		return 0;
-	}
-	if (probe_cache__open(dir, false, &pc, NULL))
-		return 0; /* none, or corrupt: nothing to find there */
-	for (int i = 0; i < pc->nr; i++)
-		for (int j = 0; j < pc->entries[i].nr_lines; j++) {
-			char *key = line_group_event(pc->entries[i].lines[j]);
-
-			if (!key)
-				continue;
-			ALLOC_GROW(ib->keys, ib->nr_keys + 1, ib->alloc_keys);
-			ib->keys[ib->nr_keys].key = key;
-			ib->keys[ib->nr_keys++].ent = ib->nr_ents;
-		}
-	probe_cache__close(pc);
-	if (ib->nr_keys == nr_keys)
-		return 0;
-	build_id__sprintf(&ent->bid, sbid);
-	strbuf_addf(&sb, "%s\t%s", ent->name, sbid);
-	ALLOC_GROW(ib->ents, ib->nr_ents + 1, ib->alloc_ents);
-	ib->ents[ib->nr_ents++] = strbuf_detach(&sb, NULL);
-	return 0;
-}
-
-static int cmp_index_key(const void *a, const void *b)
-{
-	const struct index_key *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-
-	return c ? c : x->ent - y->ent;
-}
-
-/* Walk every probe cache for the index, in @sb; false: it can not be kept. */
-static bool probe_index_build(uint64_t stamp, struct strbuf *sb)
-{
-	struct index_build ib = { 0 };
-	struct strbuf lines = STRBUF_INIT;
-	size_t *key_off, *ent_off, base;
-	int nr = 0;
-
-	probe_caches__for_each(index_collect, &ib);
-	if (ib.nr_keys)
-		qsort(ib.keys, ib.nr_keys, sizeof(*ib.keys), cmp_index_key);
-	key_off = xzalloc(sizeof(*key_off) * (ib.nr_keys + 1));
-	ent_off = xzalloc(sizeof(*ent_off) * (ib.nr_ents + 1));
-	for (int i = 0; i < ib.nr_keys; i++) {
-		if (i && !strcmp(ib.keys[i].key, ib.keys[i - 1].key)) {
-			if (ib.keys[i].ent != ib.keys[i - 1].ent) {
-				strbuf_setlen(&lines, lines.len - 1);
-				strbuf_addf(&lines, ",%x\n", ib.keys[i].ent);
-			}
-			continue;
-		}
-		key_off[nr++] = lines.len;
-		strbuf_addf(&lines, "%s\t%x\n", ib.keys[i].key, ib.keys[i].ent);
-	}
-	for (int i = 0; i < ib.nr_ents; i++) {
-		ent_off[i] = lines.len;
-		strbuf_addf(&lines, "%s\n", ib.ents[i]);
-	}
-	strbuf_release(sb);
-	strbuf_addf(sb, "%s %016llx %08x %08x\n", PROBE_INDEX_MAGIC, (unsigned long long)stamp, nr,
-		    ib.nr_ents);
-	base = sb->len + 8 * ((size_t)nr + ib.nr_ents);
-	for (int i = 0; i < nr; i++)
-		strbuf_addf(sb, "%08zx", base + key_off[i]);
-	for (int i = 0; i < ib.nr_ents; i++)
-		strbuf_addf(sb, "%08zx", base + ent_off[i]);
-	strbuf_add(sb, lines.buf, lines.len);
-	for (int i = 0; i < ib.nr_keys; i++)
-		free(ib.keys[i].key);
-	for (int i = 0; i < ib.nr_ents; i++)
-		free(ib.ents[i]);
-	free(ib.keys);
-	free(ib.ents);
-	free(key_off);
-	free(ent_off);
-	strbuf_release(&lines);
-	/* Offsets of 8 hex digits: up to 4 GB. */
-	return !ib.unusable && sb->len < 0xffffffffUL;
-}
-
-/* An index in memory, its parts checked against its length. */
-struct probe_index {
-	const char *buf;
-	size_t len;
-	uint64_t nr_keys, nr_ents;
-};
-
-static bool hex_field(const char *p, int digits, uint64_t *v)
-{
-	*v = 0;
-	for (int i = 0; i < digits; i++) {
-		int c = p[i], d = c >= '0' && c <= '9'	 ? c - '0'
-				  : c >= 'a' && c <= 'f' ? c - 'a' + 10
-							 : -1;
-
-		if (d < 0)
-			return false;
-		*v = *v << 4 | d;
-	}
-	return true;
-}
-
-/* Is @buf an index of @stamp?  Fills @idx. */
-static bool probe_index_check(const char *buf, size_t len, uint64_t stamp, struct probe_index *idx)
-{
-	const char *h = buf + sizeof(PROBE_INDEX_MAGIC);
-	uint64_t st;
-
-	if (len < PROBE_INDEX_HEAD_LEN ||
-	    memcmp(buf, PROBE_INDEX_MAGIC " ", sizeof(PROBE_INDEX_MAGIC)) ||
-	    !hex_field(h, 16, &st) || st != stamp || !hex_field(h + 17, 8, &idx->nr_keys) ||
-	    !hex_field(h + 26, 8, &idx->nr_ents) || buf[PROBE_INDEX_HEAD_LEN - 1] != '\n')
-		return false;
-	idx->buf = buf;
-	idx->len = len;
-	return PROBE_INDEX_HEAD_LEN + 8 * (idx->nr_keys + idx->nr_ents) <= len;
-}
-
-/* Line @i of the key (@ents false) or entry offsets: its start and length, or NULL. */
-static const char *probe_index_line(const struct probe_index *idx, bool ents, uint64_t i, size_t *n)
-{
-	uint64_t off;
-	const char *nl;
-
-	if (!hex_field(idx->buf + PROBE_INDEX_HEAD_LEN + 8 * (ents ? idx->nr_keys + i : i), 8,
-		       &off) ||
-	    off >= idx->len)
-		return NULL;
-	nl = memchr(idx->buf + off, '\n', idx->len - off);
-	if (!nl)
-		return NULL;
-	*n = nl - (idx->buf + off);
-	return idx->buf + off;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
-/*
- * Call @fn for each entry of @idx one of whose events matches [@group:]
- * @event, in the order of the entries; the sum of what @fn returned, or its
- * first -errno.  -ESTALE: the index is broken.
- */
-static int probe_index_scan(const struct probe_index *idx, const char *group, const char *event,
-			    probe_caches_index_fn fn, void *ctx)
-{
-	bool literal = group && !strpbrk(group, "*?[\\");
-	size_t glen = literal ? strlen(group) : 0, n;
-	uint64_t lo = 0, hi = idx->nr_keys;
-	int *hits = NULL, nr_hits = 0, alloc_hits = 0, found = 0, ret = 0;
-	const char *line;
-
-	while (literal && lo < hi) { /* the first key not below "GROUP:" */
-		uint64_t mid = lo + (hi - lo) / 2;
-		int c;
-
-		line = probe_index_line(idx, false, mid, &n);
-		if (!line)
-			return -ESTALE;
-		c = strncmp(line, group, n < glen ? n : glen);
-		if (c == 0)
-			c = n < glen ? -1 : line[glen] < ':' ? -1 : line[glen] > ':' ? 1 : 0;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (uint64_t i = literal ? lo : 0; i < idx->nr_keys; i++) {
-		char *key, *colon, *tab;
-
-		line = probe_index_line(idx, false, i, &n);
-		if (!line)
-			goto bad;
-		if (literal && (n <= glen || strncmp(line, group, glen) || line[glen] != ':'))
-			break;
-		key = xstrndup(line, n);
-		colon = strchr(key, ':');
-		tab = strchr(key, '\t');
-		if (!colon || !tab || tab < colon) {
-			free(key);
-			goto bad;
-		}
-		*colon = *tab = '\0';
-		if (probe_event_match(group, event, key, colon + 1)) {
-			for (char *p = tab + 1; *p;) {
-				char *end;
-				unsigned long e = strtoul(p, &end, 16);
-
-				if (end == p || e >= idx->nr_ents)
-					break;
-				ALLOC_GROW(hits, nr_hits + 1, alloc_hits);
-				hits[nr_hits++] = (int)e;
-				p = *end == ',' ? end + 1 : end;
-			}
-		}
-		free(key);
-	}
-	if (nr_hits)
-		qsort(hits, nr_hits, sizeof(*hits), cmp_int);
-	for (int i = 0; i < nr_hits && ret >= 0; i++) {
-		struct build_id_cache_entry ent = { 0 };
-		char *tab, *dir;
-
-		if (i && hits[i] == hits[i - 1])
-			continue;
-		line = probe_index_line(idx, true, hits[i], &n);
-		if (!line)
-			goto bad;
-		ent.name = xstrndup(line, n);
-		tab = strchr(ent.name, '\t');
-		if (!tab || build_id__from_hex(&ent.bid, tab + 1)) {
-			free(ent.name);
-			goto bad;
-		}
-		*tab = '\0';
-		dir = build_id_cache__dirname(ent.name, &ent.bid);
-		ret = fn(&ent, dir, ctx);
-		free(dir);
-		free(ent.name);
-		if (ret > 0)
-			found += ret;
-	}
-	free(hits);
-	return ret < 0 ? ret : found;
-bad:
-	free(hits);
-	return -ESTALE;
-}
-
-int probe_caches__for_each_defining(const char *group, const char *event, probe_caches_index_fn fn,
-				    void *ctx)
-{
-	char *path = probe_index_path();
-	struct strbuf text = STRBUF_INIT;
-	uint64_t stamp = probe_index_stamp();
-	struct probe_index idx;
-	void *map = MAP_FAILED;
-	struct stat st;
-	bool keep = false, used = false;
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0)
-		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (fd >= 0)
-		close(fd);
-	if (map != MAP_FAILED && probe_index_check(map, st.st_size, stamp, &idx)) {
-		ret = probe_index_scan(&idx, group, event, fn, ctx);
-		used = true;
-	}
-	if (map != MAP_FAILED)
-		munmap(map, st.st_size);
-	/*
-	 * No index of the cache as it is, a broken one, or nothing found in it
-	 * (perhaps a probes file was edited in place since): walk them all.
-	 */
-	if (!used || ret == 0 || ret == -ESTALE) {
-		keep = probe_index_build(stamp, &text);
-		ret = 0;
-		if (probe_index_check(text.buf, text.len, stamp, &idx))
-			ret = probe_index_scan(&idx, group, event, fn, ctx);
-		if (ret == -ESTALE)
-			ret = -EIO;
-	}
-	/*
-	 * Kept only after a search that found something: a refused command
-	 * leaves the build-id cache as it was.
-	 */
-	if (keep && ret > 0 && access(buildid_dir(), W_OK) == 0 &&
-	    write_file_atomic(path, text.buf, text.len, 0644))
-		pr_debug("Not writing the probe cache index %s\n", path);
-	strbuf_release(&text);
+	strbuf_release(&sb);
 	free(path);
-	return ret;
 }

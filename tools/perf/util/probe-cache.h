@@ -165,26 +165,13 @@ int probe_caches__for_each(probe_caches_fn fn, void *ctx);
 int probe_caches__for_each_listed(probe_caches_fn fn, void *ctx);
 
 /*
- * The builds whose probe caches define an event matching [@group:]@event
- * (globs, as probe_event_match(); @group NULL: any), found without opening
- * every probes file: through the index ROOT/.probe-index of the GROUP:EVENT
- * of every line of every probe cache (this perf's only; the system perf
- * ignores the file).  The index is rebuilt with probe_caches__for_each()
- * when a build was added or removed since (the .build-id directories
- * changed: a bounded number of stats), when this perf wrote a
- * probes file (probe_cache__commit()), and when it finds nothing (a probes
- * file edited in place by the system perf).  @fn gets each candidate, in
- * the order of probe_caches__for_each(), and returns how many events it
- * took from it (0: none after all), or -errno to stop.  Returns the sum, or
- * that -errno.
+ * The index of every probe cache (probe-index.c) and the list of the
+ * entries whose probes file this perf wrote since it was made.
  */
-typedef int (*probe_caches_index_fn)(const struct build_id_cache_entry *ent, const char *dir,
-				     void *ctx);
-int probe_caches__for_each_defining(const char *group, const char *event, probe_caches_index_fn fn,
-				    void *ctx);
-
-/* Drop the index above (a probes file changed). */
-void probe_caches__invalidate_index(void);
+#define PROBE_INDEX_NAME ".probe-index"
+#define PROBE_INDEX_DIRTY ".probe-index.dirty"
+/* Note that @probes_path was written (probe_cache__commit() does). */
+void probe_caches__mark_dirty(const char *probes_path);
 
 /*
  * Refresh the SDT entries of the probe cache of the build-id cache entry

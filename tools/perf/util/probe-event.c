@@ -21,6 +21,7 @@
 #include "util/probe-event.h"
 #include "util/probe-file.h"
 #include "util/probe-finder.h"
+#include "util/probe-index.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"

@@ -162,6 +162,53 @@ test_expect_success SDT,SYSTEM_PERF 'the system perf reads the build-id cache wi
 	done
 '
 
+# The index is brought up to date, not rebuilt: after a change, a search
+# reads the probes files of what changed only (strace counts the opens: the
+# new build's, once for the index and once for its events).
+test_lazy_prereq STRACE 'command -v strace'
+probes_opened() {
+	strace -f -e trace=openat -o trace.out "$@" >out 2>err
+	_rc=$?
+	grep -c "/probes\", O_RDONLY" trace.out
+	return "$_rc"
+}
+
+test_expect_success SDT,STRACE 'a search after a build is added reads that build only' '
+	export HOME=$TEST_TMP/home-every &&
+	"$PERF" probe -D "%$G:nm" >/dev/null &&
+	test "$(probes_opened "$PERF" probe -D "%$G:nm")" = 1 &&
+	build_prog "$TEST_TMP/every/more" app2.c -g -O0 -Wl,--build-id=0x00112233445566778899aabbccddeeff00112233 &&
+	"$PERF" probe --cache -n -q -x "$TEST_TMP/every/more" -a "$G:more=c14_handle" &&
+	test -s "$HOME/.debug/.probe-index.dirty" &&
+	n=$(probes_opened "$PERF" probe -D "%$G:more") &&
+	grep -q "^p:$G/more $TEST_TMP/every/more:0x" out &&
+	test "$n" = 2 &&
+	test ! -e "$HOME/.debug/.probe-index.dirty" &&
+	test "$(probes_opened "$PERF" probe -D "%$G:nm")" = 1 &&
+	grep -q "^p:$G/nm $TEST_TMP/every/c14app:0x" out &&
+	# a build cached with no probes yet, then given one
+	build_prog "$TEST_TMP/every/bare" app2.c -g -O0 -Wl,--build-id=0x01112233445566778899aabbccddeeff00112233 &&
+	"$PERF" buildid-cache -a "$TEST_TMP/every/bare" &&
+	"$PERF" probe -D "%$G:nm" >/dev/null &&
+	"$PERF" probe --cache -n -q -x "$TEST_TMP/every/bare" -a "$G:bare=c14_handle" &&
+	n=$(probes_opened "$PERF" probe -D "%$G:bare") &&
+	grep -q "^p:$G/bare $TEST_TMP/every/bare:0x" out &&
+	test "$n" = 2
+'
+
+test_expect_success SDT,STRACE,SYSTEM_PERF 'what the system perf adds or removes is seen, reading only that' '
+	export HOME=$TEST_TMP/home-every &&
+	build_prog "$TEST_TMP/every/sys" app2.c -g -O0 -Wl,--build-id=0xfe112233445566778899aabbccddeeff00112233 &&
+	"$SYSTEM_PERF" probe --cache -n -q -x "$TEST_TMP/every/sys" -a "$G:sys=c14_handle" &&
+	n=$(probes_opened "$PERF" probe -D "%$G:sys") &&
+	grep -q "^p:$G/sys $TEST_TMP/every/sys:0x" out &&
+	test "$n" = 2 &&
+	"$SYSTEM_PERF" buildid-cache -r "$TEST_TMP/every/sys" &&
+	test_refuses "$PERF" probe -D "%$G:sys" &&
+	"$PERF" probe -D "%$G:more" >out &&
+	grep -q "^p:$G/more $TEST_TMP/every/more:0x" out
+'
+
 # buildid-cache -a keeps the distribution's separate debuginfo as `debug`.
 test_expect_success ROOT 'setup: a stripped build whose debuginfo is in /usr/lib/debug/.build-id' '
 	bid=$(od -An -N20 -tx1 /dev/urandom | tr -d " \n") &&
