@@ -209,6 +209,30 @@ test_expect_success SDT,STRACE,SYSTEM_PERF 'what the system perf adds or removes
 	grep -q "^p:$G/more $TEST_TMP/every/more:0x" out
 '
 
+test_expect_success SDT 'a truncated, corrupt or older index is made again, the search unharmed' '
+	export HOME=$TEST_TMP/home-every &&
+	idx=$HOME/.debug/.probe-index &&
+	"$PERF" probe -D "%$G:nm" >/dev/null &&
+	cp "$idx" good &&
+	for v in trunc head offsets entries v2 empty; do
+		case $v in
+		trunc) head -c 5000 good >"$idx" ;;
+		head) { printf "perf-probe-index 3 zz"; tail -c +22 good; } >"$idx" ;;
+		offsets) { head -c 4200 good; printf "ffffffffffffffff"; tail -c +4217 good; } >"$idx" ;;
+		entries) { head -c $(($(wc -c <good) - 60)) good; printf "\t\t\n"; } >"$idx" ;;
+		v2) sed "1s/index 3/index 2/" good >"$idx" ;;
+		empty) : >"$idx" ;;
+		esac
+		# with a change pending, so that the update reads the bad index
+		ln -sfn "../../gone/$v" "$HOME/.debug/.build-id/00/ffffff" &&
+		"$PERF" probe -D "%$G:nm" >out 2>err &&
+		grep -q "^p:$G/nm $TEST_TMP/every/c14app:0x" out &&
+		test_line_count = 0 err &&
+		head -c 19 "$idx" | grep -q "^perf-probe-index 3" || { echo "variant $v" >&2; return 1; }
+	done &&
+	rm -f "$HOME/.debug/.build-id/00/ffffff"
+'
+
 # buildid-cache -a keeps the distribution's separate debuginfo as `debug`.
 test_expect_success ROOT 'setup: a stripped build whose debuginfo is in /usr/lib/debug/.build-id' '
 	bid=$(od -An -N20 -tx1 /dev/urandom | tr -d " \n") &&
