@@ -9,7 +9,8 @@ CC ?= gcc
 PKG_CONFIG ?= pkg-config
 # The pkg-config module and the Debian package of each library.
 BUILD_LIBS := libelf:libelf-dev libdw:libdw-dev libdebuginfod:libdebuginfod-dev \
-	libtraceevent:libtraceevent-dev zlib:zlib1g-dev capstone:libcapstone-dev
+	libtraceevent:libtraceevent-dev zlib:zlib1g-dev capstone:libcapstone-dev \
+	libbpf:libbpf-dev
 PKGS := $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
 O := build
 
