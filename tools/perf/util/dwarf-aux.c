@@ -148,6 +148,10 @@ bool source_file_matches(const char *path, const char *want)
 
 	if (!path || !want)
 		return false;
+	/* "./src/app.c" is "src/app.c", relative to where perf runs as to DWARF. */
+	while (want[0] == '.' && want[1] == '/')
+		for (want += 2; *want == '/'; want++)
+			;
 	lp = strlen(path);
 	lw = strlen(want);
 	if (lw > lp || strcmp(path + lp - lw, want))

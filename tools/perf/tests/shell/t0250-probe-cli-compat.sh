@@ -148,6 +148,14 @@ test_expect_success '-L names the file it reads in its header, as perf' '
 	head -1 ours | grep -q "^<$TEST_TMP/src/app.c:5>$"
 '
 
+test_expect_success 'a source file given as ./src/app.c or its absolute path is the one DWARF names src/app.c' '
+	test_same_as_system_perf probe -x app -L ./src/app.c:5-7 &&
+	test_same_as_system_perf probe -x app -L "$TEST_TMP/src/app.c:5-7" &&
+	test_same_as_system_perf probe -x app -D ./src/app.c:7 &&
+	test_same_as_system_perf probe -x app -D "$TEST_TMP/src/app.c:7" &&
+	grep -q "^p:probe_app/handle " ours
+'
+
 test_expect_success '-L of a range without code fails as perf does' '
 	test_same_as_system_perf --status probe -x app -L src/app.c:1-2 &&
 	test "$_ours" = 161 && ! test -s ours &&
