@@ -745,6 +745,14 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 		struct probe_trace_arg ta = { 0 };
 		Dwarf_Die var;
 
+		if (pev->point.retprobe && cu_is_go(&place->cu) &&
+		    (perf_probe_arg_need_dwarf(pa) || !strcmp(pa->var, "$vars") ||
+		     !strcmp(pa->var, "$params"))) {
+			pr_err("Semantic error: '%s' needs %s's frame, which is gone at its return instructions (where a Go return probe is placed): only $retval, registers, their +OFF(...) dereferences and $comm can be fetched there.\n",
+			       pa->var, die_func_name(&place->func));
+			ret = -EINVAL;
+			break;
+		}
 		if (!strcmp(pa->var, "$vars") || !strcmp(pa->var, "$params")) {
 			int before = nargs;
 
@@ -766,11 +774,6 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 				break;
 			}
 			raw_probe_trace_arg(pa, &ta);
-		} else if (pev->point.retprobe && cu_is_go(&place->cu)) {
-			pr_err("Semantic error: '%s' needs %s's frame, which is gone at its return instructions (where a Go return probe is placed): only $retval, registers, $comm and globals (@SYM) can be fetched there.\n",
-			       pa->var, die_func_name(&place->func));
-			ret = -EINVAL;
-			break;
 		} else if (pev->point.retprobe) {
 			pr_err("Semantic error: You can't specify local variable for kretprobe.\n");
 			ret = -EINVAL;
