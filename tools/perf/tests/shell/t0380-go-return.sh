@@ -122,6 +122,13 @@ test_expect_success GOBIN 'registers, their dereferences and $comm are fetched a
 	! grep -v " %ax:u32 %bx +8(%sp):x64 \$comm r=%ax:s64\$" out
 '
 
+# Go's assembler entry _rt0_amd64_linux is one JMP to _rt0_amd64: no
+# return of its own, and a tail jump is not one (its result is the callee's).
+test_expect_success GOBIN 'a function of only a tail jump is refused with one line' '
+	test_refuses --tracefs "$PERF" probe -x gr -a "$G:rt0=_rt0_amd64_linux%return" &&
+	grep -q "^Error: _rt0_amd64_linux%return: _rt0_amd64_linux has no return instruction, only 1 tail jump(s) out of it (the first at 0x[0-9a-f]*): probe the function it jumps to\$" err
+'
+
 test_expect_success GOBIN,GCC 'a C function%return is still the kernel return probe' '
 	build_workload live-prog cprog -g -O1 &&
 	"$PERF" probe -x cprog -D "work%return \$retval" >out && cat out &&
