@@ -148,7 +148,7 @@ static int expand_one(const struct symbol_elf *syms, const struct probe_trace_ev
 	return ret;
 }
 
-int go_return__expand(struct debuginfo *dbg, const struct symbol_elf *syms,
+int go_return__expand(struct debuginfo *dbg, const struct symbol_elf *syms, int max,
 		      struct probe_trace_event **tevs, int *ntevs)
 {
 	struct probe_trace_event *out = NULL;
@@ -167,6 +167,11 @@ int go_return__expand(struct debuginfo *dbg, const struct symbol_elf *syms,
 		}
 		ret = expand_one(syms, tev, type, &out, &nout, &alloc);
 		free(type);
+	}
+	if (!ret && nout > max) {
+		pr_err("Error: Too many (%d) probe points found for the returns; the limit is %d (--max-probes).\n",
+		       nout, max);
+		ret = -E2BIG;
 	}
 	if (ret) {
 		for (int i = 0; i < nout; i++)

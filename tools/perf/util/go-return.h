@@ -37,10 +37,10 @@ bool go_return__is_go_elf(const char *path);
  * the others stay.  With @dbg a function is Go when its DWARF says so
  * (debuginfo__go_function(), which also types $retval); with @dbg NULL
  * every function is (the caller asked go_return__is_go_elf()).
- * 0, or -errno after one message; on error *@tevs and *@ntevs are as they
- * were.
+ * More than @max places in all is -E2BIG (--max-probes).  0, or -errno
+ * after one message; on error *@tevs and *@ntevs are as they were.
  */
-int go_return__expand(struct debuginfo *dbg, const struct symbol_elf *syms,
+int go_return__expand(struct debuginfo *dbg, const struct symbol_elf *syms, int max,
 		      struct probe_trace_event **tevs, int *ntevs);
 
 #endif

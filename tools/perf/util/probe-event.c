@@ -217,7 +217,7 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 	free(syms);
 	/* Go moves its stacks: no uretprobe there (go-return.h). */
 	if (!ret && t->uprobes && pp->retprobe && go_return__is_go_elf(t->path))
-		ret = go_return__expand(NULL, t->syms, &tevs, &nsyms);
+		ret = go_return__expand(NULL, t->syms, probe_conf.max_probes, &tevs, &nsyms);
 	if (ret) {
 		free_trace_events(tevs, nsyms);
 		return ret;
@@ -676,7 +676,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 	if (!ret && t->uprobes && pev->point.retprobe) {
 		/* Go moves its stacks: no uretprobe there (go-return.h). */
 		probe_target__try_symbols(t); /* needed for Go functions only */
-		ret = go_return__expand(dbg, t->syms, tevs, &n);
+		ret = go_return__expand(dbg, t->syms, probe_conf.max_probes, tevs, &n);
 	}
 	if (ret) {
 		free_trace_events(*tevs, n);
