@@ -86,7 +86,7 @@ for v in gr grn; do
 		cat out err && test_line_count = 0 err &&
 		rets $v main.step >want && cat want && test_line_count -ge 5 want &&
 		vaddrs $v out >got && test_cmp_file want got &&
-		! grep -v '^p:probe_$v/[a-z_]*step__return $TEST_TMP/$v:0x[0-9a-f]* %ax:s64\$' out &&
+		! grep -v '^p:probe_$v/[a-z_]*__return $TEST_TMP/$v:0x[0-9a-f]* %ax:s64\$' out &&
 		test \$(cut -d' ' -f1 out | sort -u | wc -l) -eq 1
 	"
 done
@@ -95,13 +95,13 @@ test_expect_success GOBIN 'without DWARF the Go sections tell: the same places, 
 	"$PERF" probe -x grw -D "main.step%return \$retval" >out 2>err &&
 	cat out err && test_line_count = 0 err &&
 	rets grw main.step >want && vaddrs grw out >got && test_cmp_file want got &&
-	! grep -v "^p:probe_grw/[a-z_]*step__return $TEST_TMP/grw:0x[0-9a-f]* %ax\$" out
+	! grep -v "^p:probe_grw/[a-z_]*__return $TEST_TMP/grw:0x[0-9a-f]* %ax\$" out
 '
 
 test_expect_success GO_ARM64 'arm64: one p: line per RET (d65f03c0), $retval in %x0' '
 	"$PERF" probe -x gra -D "main.step%return \$retval" >out 2>err &&
 	cat out err && test_line_count -ge 5 out &&
-	! grep -v "^p:probe_gra/[a-z_]*step__return $TEST_TMP/gra:0x[0-9a-f]* %x0:s64\$" out &&
+	! grep -v "^p:probe_gra/[a-z_]*__return $TEST_TMP/gra:0x[0-9a-f]* %x0:s64\$" out &&
 	sed -n "s/^p:[^ ]* [^ ]*:\\(0x[0-9a-f]*\\) .*/\\1/p" out | while read -r o; do
 		test "$(od -An -tx4 -j $((o)) -N4 gra | tr -d " ")" = d65f03c0 || exit 1
 	done
@@ -120,6 +120,12 @@ test_expect_success GOBIN 'registers, their dereferences and $comm are fetched a
 	"$PERF" probe -x gr -D "main.step%return \$retval:u32 %bx +8(%sp):x64 \$comm r=\$retval" >out &&
 	cat out && test_line_count = "$(rets gr main.step | wc -l)" out &&
 	! grep -v " %ax:u32 %bx +8(%sp):x64 \$comm r=%ax:s64\$" out
+'
+
+test_expect_success GOBIN '--max-probes counts the return instructions' '
+	test_refuses "$PERF" probe --max-probes 3 -x gr -D "main.step%return" &&
+	grep -q "^Error: Too many (5) probe points found for the returns; the limit is 3 (--max-probes)\.\$" err &&
+	"$PERF" probe --max-probes 5 -x gr -D "main.step%return" >out && test_line_count = 5 out
 '
 
 # Go's assembler entry _rt0_amd64_linux is one JMP to _rt0_amd64: no
