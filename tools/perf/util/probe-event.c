@@ -17,6 +17,7 @@
 
 #include "util/debug.h"
 #include "util/debuginfo.h"
+#include "util/go-return.h"
 #include "util/probe-cache.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
@@ -215,6 +216,9 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 			ret = check_kprobe_blacklist(&tevs[i]);
 	}
 	free(syms);
+	/* Go moves its stacks: no uretprobe there (go-return.h). */
+	if (!ret && t->uprobes && pp->retprobe && go_return__is_go_elf(t->path))
+		ret = go_return__expand(NULL, t->syms, probe_conf.max_probes, &tevs, &nsyms);
 	if (ret) {
 		free_trace_events(tevs, nsyms);
 		return ret;
@@ -669,6 +673,11 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 				     : tev->point.realname);
 		if (!ret && !t->uprobes)
 			ret = check_kprobe_blacklist(tev);
+	}
+	if (!ret && t->uprobes && pev->point.retprobe) {
+		/* Go moves its stacks: no uretprobe there (go-return.h). */
+		probe_target__try_symbols(t); /* needed for Go functions only */
+		ret = go_return__expand(dbg, t->syms, probe_conf.max_probes, tevs, &n);
 	}
 	if (ret) {
 		free_trace_events(*tevs, n);

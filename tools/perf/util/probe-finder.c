@@ -667,6 +667,63 @@ static void collect_vars(const struct fetcharg_ctx *c, Dwarf_Die *scope, bool pa
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* Is @cu Go's (DW_LANG_Go, or "Go cmd/compile go1.19.8; regabi")? */
+static bool cu_is_go(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &attr));
+
+	return dwarf_srclang(cu) == DW_LANG_Go ||
+	       (producer && !strncmp(producer, "Go cmd/compile", 14));
+}
+
+/* die_for_each_cu(): the CU holding an address (by its ranges). */
+struct cu_at {
+	Dwarf_Addr addr;
+	Dwarf_Die cu;
+};
+
+static int cu_at_addr(Dwarf_Die *cu, void *arg)
+{
+	struct cu_at *ca = arg;
+
+	if (dwarf_haspc(cu, ca->addr) <= 0)
+		return 0;
+	ca->cu = *cu;
+	return 1;
+}
+
+int debuginfo__go_function(struct debuginfo *dbg, uint64_t addr, char **type)
+{
+	struct cu_at ca = { .addr = addr };
+	Dwarf_Die cu, func, child, rtype;
+	bool flag;
+
+	*type = NULL;
+	/* Go writes no .debug_aranges: the CUs' own ranges, one by one. */
+	if (die_for_each_cu(debuginfo__dwarf(dbg), cu_at_addr, &ca) <= 0 || !cu_is_go(&ca.cu))
+		return 0;
+	cu = ca.cu;
+	if (!die_find_subprogram_at(&cu, addr, &func) || dwarf_child(&func, &child))
+		return 1;
+	do {
+		Dwarf_Attribute attr;
+		int tag;
+
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter ||
+		    dwarf_formflag(dwarf_attr(&child, DW_AT_variable_parameter, &attr), &flag) ||
+		    !flag)
+			continue;
+		if (!die_get_real_type(&child, &rtype))
+			return 1;
+		tag = dwarf_tag(&rtype);
+		if (tag == DW_TAG_base_type || tag == DW_TAG_pointer_type)
+			*type = fetcharg_basic_type(&rtype);
+		return 1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 1;
+}
+
 /*
  * The fetchargs of @pev at @place, into @tev.  With @missing, a variable
  * an inlined copy has no DIE or no location for is not an error: -ENODATA,
@@ -688,6 +745,14 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 		struct probe_trace_arg ta = { 0 };
 		Dwarf_Die var;
 
+		if (pev->point.retprobe && cu_is_go(&place->cu) &&
+		    (perf_probe_arg_need_dwarf(pa) || !strcmp(pa->var, "$vars") ||
+		     !strcmp(pa->var, "$params"))) {
+			pr_err("Semantic error: '%s' needs %s's frame, which is gone at its return instructions (where a Go return probe is placed): only $retval, registers, their +OFF(...) dereferences and $comm can be fetched there.\n",
+			       pa->var, die_func_name(&place->func));
+			ret = -EINVAL;
+			break;
+		}
 		if (!strcmp(pa->var, "$vars") || !strcmp(pa->var, "$params")) {
 			int before = nargs;
 

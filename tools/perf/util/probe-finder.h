@@ -49,6 +49,16 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 				 const struct probe_finder_opts *opts,
 				 struct probe_trace_event **tevs);
 
+/*
+ * For Go return probes (go-return.h): is the function whose code holds
+ * @addr compiled by Go (its CU's DW_AT_language is DW_LANG_Go, or its
+ * producer "Go cmd/compile ...")?  1, with in *@type the fetch type of its
+ * first result (the first parameter with DW_AT_variable_parameter: "~r0",
+ * or the result's name) when that is a base type or a pointer, else NULL;
+ * 0 when it is not Go or no CU holds @addr.
+ */
+int debuginfo__go_function(struct debuginfo *dbg, uint64_t addr, char **type);
+
 /* ---- places, for the DWARF views ---- */
 
 /* One place found: an address in a function (or an inlined instance). */
