@@ -585,6 +585,18 @@ bool die_lang_auto_deref(Dwarf_Die *die)
 	return lang == DW_LANG_Rust || lang == DW_LANG_Go;
 }
 
+bool die_is_go_result(Dwarf_Die *param)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die cu;
+	bool flag = false;
+
+	return dwarf_tag(param) == DW_TAG_formal_parameter &&
+	       dwarf_attr(param, DW_AT_variable_parameter, &attr) &&
+	       !dwarf_formflag(&attr, &flag) && flag && dwarf_diecu(param, &cu, NULL, NULL) &&
+	       die_cu_is_go(&cu);
+}
+
 bool die_cu_is_go(Dwarf_Die *cu)
 {
 	return dwarf_srclang(cu) == DW_LANG_Go;

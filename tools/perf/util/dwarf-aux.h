@@ -124,6 +124,9 @@ bool die_find_static_member_definition(Dwarf_Die *member, Dwarf_Die *def);
 /* Does the language of @die's CU take "a.b" through a pointer a (Rust, Go)? */
 bool die_lang_auto_deref(Dwarf_Die *die);
 
+/* Is @param a result of a Go function (DW_AT_variable_parameter: "~r0")? */
+bool die_is_go_result(Dwarf_Die *param);
+
 /* Is CU @cu Go's? */
 bool die_cu_is_go(Dwarf_Die *cu);
 

@@ -561,7 +561,13 @@ int field_member_step(struct arg_loc *loc, Dwarf_Die *type, const char *name, bo
 		return -EINVAL;
 	}
 	/* A static member is not in the object: the caller takes its definition. */
-	if (!die_member_is_static(member) && loc_add_member_offset(loc, off)) {
+	/*
+	 * A struct of one register (a Rust closure's environment, passed by
+	 * value): its first member is that register.
+	 */
+	if (!die_member_is_static(member) && loc_add_member_offset(loc, off) &&
+	    (off || !loc->reg || loc->refs || dwarf_bytesize(type) <= 0 ||
+	     dwarf_bytesize(type) > 8)) {
 		pr_err("Structure on a register is not supported yet.\n");
 		return -ENOTSUP;
 	}

@@ -658,7 +658,10 @@ static void collect_vars(const struct fetcharg_ctx *c, Dwarf_Die *scope, bool pa
 		int tag = dwarf_tag(&child);
 		struct probe_trace_arg ta = { 0 };
 
-		if (tag == DW_TAG_formal_parameter || (!params_only && tag == DW_TAG_variable)) {
+		if (tag == DW_TAG_formal_parameter && die_is_go_result(&child)) {
+			/* Go's results are no arguments: not set at the entry. */
+		} else if (tag == DW_TAG_formal_parameter ||
+			   (!params_only && tag == DW_TAG_variable)) {
 			if (fetcharg__plain_var(c, &child, &ta)) {
 				ALLOC_GROW(*args, *nargs + 1, *alloc);
 				(*args)[(*nargs)++] = ta;

@@ -145,8 +145,17 @@ for o in 0 2; do
 	"
 done
 
-test_expect_success RUSTC,GDB,ROOT,TRACEFS 'rustc -C opt-level=0: a &str parameter is gdb'"'"'s' '
+test_expect_success RUSTC 'rustc -C opt-level=2: the first member of a struct in a register is the register' '
+	build_workload rust-args rs_2 -g -C opt-level=2 &&
+	"$PERF" probe -x rs_2 -D "$(sym rs_2 rust_args5apply) f._ref__extra[0]" >out 2>/dev/null &&
+	cat out && grep -q " _ref__extra=+0(%di):x64\$" out
+'
+
+# The closure's environment: a struct holding &extra (in a register at
+# opt-level=2, where gdb stops in the closure inlined there and sees no f).
+test_expect_success RUSTC,GDB,ROOT,TRACEFS 'rustc -C opt-level=0: a &str parameter and a closure'"'"'s capture are gdb'"'"'s' '
 	build_workload rust-args rs_0 -g -C opt-level=0 &&
+	live_vs_gdb rs_0 rs_apply "$(sym rs_0 rust_args5apply)" "v=v:u64 e=f._ref__extra[0]:u64" "/d v;/d *f._ref__extra" &&
 	live_vs_gdb rs_0 rs_greet "$(sym rs_0 rust_args5greet)" "t=times:u64 l=name.length:u64 s=name:string" "/d times;/d name.length;name" prefix
 '
 
@@ -166,11 +175,13 @@ test_expect_success RUSTC,GDB 'rustc -C opt-level=2: the optimized-out pointer o
 for b in go_opt go_noopt; do
 	flags="" gf=""
 	[ $b = go_noopt ] && flags='-gcflags=all=-N -l' gf="'$flags'"
-	test_expect_success GO "go build $b: register ABI arguments at the entry, \$retval" "
+	test_expect_success GO "go build $b: register ABI arguments at the entry, \$params without the results, \$retval" "
 		build_workload go-args $b $gf &&
 		\"\$PERF\" probe -x $b -D 'main.F a b' >out 2>err && cat out err &&
 		grep -q '^p:[^ ]* [^ ]*:0x[0-9a-f]* a=%ax:s64 b=%bx:s64\$' out &&
 		! grep -q Skipping err &&
+		\"\$PERF\" probe -x $b -D 'main.F \$params' >out && cat out &&
+		grep -q ' a=%ax:s64 b=%bx:s64\$' out &&
 		\"\$PERF\" probe -x $b -D 'main.F%return \$retval' >out && cat out &&
 		grep -q '^r:[^ ]* [^ ]*:0x[0-9a-f]* \$retval\$' out
 	"

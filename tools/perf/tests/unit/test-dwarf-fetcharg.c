@@ -440,6 +440,19 @@ static void test_member_steps_add_offsets_and_dereferences(void)
 	memset(&loc, 0, sizeof(loc));
 	loc.reg = "%di"; /* a struct in a register */
 	CHECK_INT(field_member_step(&loc, &type, "in", false, "v", &member), ==, -ENOTSUP);
+	/* A struct of one register (struct fa_inner, 8 bytes): its first member only. */
+	outer_type(&type);
+	memory_loc(&loc);
+	CHECK_INT(field_member_step(&loc, &type, "in", false, "v", &member), ==, 0);
+	arg_loc__clear(&loc);
+	memset(&loc, 0, sizeof(loc));
+	loc.reg = "%di";
+	Dwarf_Die inner = type;
+	CHECK_INT(field_member_step(&loc, &type, "x", false, "in", &member), ==, 0);
+	CHECK_STR(loc.reg, "%di");
+	CHECK(!loc.refs);
+	type = inner;
+	CHECK_INT(field_member_step(&loc, &type, "y", false, "in", &member), ==, -ENOTSUP);
 }
 
 static void test_array_steps_index_every_dimension(void)

@@ -36,6 +36,8 @@ fn main() {
         r += add(&mut cart, it, i as u32 + 1);
     }
     r += greet(cart.owner, extra) + greet("rustacean", items[1].qty as u64);
-    r += apply(|x| x * 2 + extra, 21);
+    for k in [21, 4] {
+        r += apply(|x| x * 2 + extra, k);
+    }
     println!("r={} total={} count={}", r, cart.total, cart.count);
 }
