@@ -345,6 +345,21 @@ int die_for_each_cu_with_file(Dwarf *dw, const char *file,
 	return ret ? ret : w.found;
 }
 
+struct cu_at {
+	Dwarf_Addr addr;
+	Dwarf_Die *cu;
+};
+
+static int cu_holding_addr(Dwarf_Die *cu, void *arg)
+{
+	struct cu_at *w = arg;
+
+	if (dwarf_haspc(cu, w->addr) <= 0)
+		return 0;
+	*w->cu = *cu;
+	return 1;
+}
+
 Dwarf_Die *die_cu_of_addr(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
 {
 	GElf_Shdr shdr;
@@ -397,7 +412,13 @@ Dwarf_Die *die_cu_of_addr(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
 		}
 		pos += hdr + len;
 	}
-	return dwarf_addrdie(dw, addr, cu);
+	if (dwarf_addrdie(dw, addr, cu))
+		return cu;
+	/*
+	 * No .debug_aranges (clang, rustc) and a libdw that does not make them
+	 * from the CUs' ranges: the CU whose ranges hold @addr.
+	 */
+	return die_for_each_cu(dw, cu_holding_addr, &(struct cu_at){ addr, cu }) == 1 ? cu : NULL;
 }
 
 const char *die_func_name(Dwarf_Die *func)
@@ -428,7 +449,30 @@ bool die_is_char_type(Dwarf_Die *type)
 			     enc == DW_ATE_signed || enc == DW_ATE_unsigned);
 }
 
-bool die_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long *offset)
+bool die_is_struct_type(Dwarf_Die *type)
+{
+	int tag = dwarf_tag(type);
+
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type;
+}
+
+bool die_is_reference_type(Dwarf_Die *type)
+{
+	int tag = dwarf_tag(type);
+
+	return tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type;
+}
+
+bool die_member_is_static(Dwarf_Die *member)
+{
+	/* DWARF 5 (gcc 11+): a DW_TAG_variable; DWARF 4: a declared member. */
+	return dwarf_tag(member) == DW_TAG_variable ||
+	       (dwarf_hasattr(member, DW_AT_declaration) &&
+		!dwarf_hasattr(member, DW_AT_data_member_location));
+}
+
+/* The members named @name in @type itself, anonymous ones looked into. */
+static bool find_own_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long *offset)
 {
 	Dwarf_Die child;
 
@@ -437,8 +481,9 @@ bool die_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long 
 	do {
 		Dwarf_Word off = 0;
 		const char *mname;
+		int tag = dwarf_tag(&child);
 
-		if (dwarf_tag(&child) != DW_TAG_member)
+		if (tag != DW_TAG_member && tag != DW_TAG_variable)
 			continue;
 		die_get_udata(&child, DW_AT_data_member_location, &off);
 		mname = dwarf_diename(&child);
@@ -447,13 +492,11 @@ bool die_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long 
 			*offset = (long)off;
 			return true;
 		}
-		if (!mname) {
+		if (!mname && tag == DW_TAG_member) {
 			Dwarf_Die sub;
 			long suboff;
 
-			if (die_get_real_type(&child, &sub) &&
-			    (dwarf_tag(&sub) == DW_TAG_structure_type ||
-			     dwarf_tag(&sub) == DW_TAG_union_type) &&
+			if (die_get_real_type(&child, &sub) && die_is_struct_type(&sub) &&
 			    die_find_member(&sub, name, member, &suboff)) {
 				*offset = (long)off + suboff;
 				return true;
@@ -461,6 +504,106 @@ bool die_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long 
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
+}
+
+bool die_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long *offset)
+{
+	Dwarf_Die child;
+
+	/* A member of the class hides one of the same name in a base. */
+	if (find_own_member(type, name, member, offset))
+		return true;
+	if (dwarf_child(type, &child))
+		return false;
+	do {
+		Dwarf_Word off = 0;
+		Dwarf_Die base;
+		long suboff;
+
+		/* C++: the base class object sits at the inheritance's offset. */
+		if (dwarf_tag(&child) != DW_TAG_inheritance || !die_get_real_type(&child, &base) ||
+		    !die_is_struct_type(&base))
+			continue;
+		die_get_udata(&child, DW_AT_data_member_location, &off);
+		if (die_find_member(&base, name, member, &suboff)) {
+			*offset = (long)off + suboff;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+struct static_def {
+	Dwarf_Off decl;
+	Dwarf_Die *def;
+};
+
+/* A variable of @scope (or of a namespace in it) whose specification is the declaration. */
+static bool find_specifying(Dwarf_Die *scope, struct static_def *s)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child))
+		return false;
+	do {
+		Dwarf_Attribute attr;
+		Dwarf_Die spec;
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_namespace && find_specifying(&child, s))
+			return true;
+		if (tag == DW_TAG_variable && dwarf_attr(&child, DW_AT_specification, &attr) &&
+		    dwarf_formref_die(&attr, &spec) && dwarf_dieoffset(&spec) == s->decl &&
+		    dwarf_hasattr(&child, DW_AT_location)) {
+			*s->def = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static int static_def_in_cu(Dwarf_Die *cu, void *arg)
+{
+	return find_specifying(cu, arg);
+}
+
+bool die_find_static_member_definition(Dwarf_Die *member, Dwarf_Die *def)
+{
+	struct static_def s = { dwarf_dieoffset(member), def };
+	Dwarf_Die cu;
+
+	/* Mostly in the unit declaring it; else any unit of the file. */
+	if (dwarf_diecu(member, &cu, NULL, NULL) && find_specifying(&cu, &s))
+		return true;
+	return die_for_each_cu(dwarf_cu_getdwarf(member->cu), static_def_in_cu, &s) == 1;
+}
+
+bool die_lang_auto_deref(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	int lang;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL))
+		return false;
+	lang = dwarf_srclang(&cu);
+	return lang == DW_LANG_Rust || lang == DW_LANG_Go;
+}
+
+bool die_is_go_result(Dwarf_Die *param)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die cu;
+	bool flag = false;
+
+	return dwarf_tag(param) == DW_TAG_formal_parameter &&
+	       dwarf_attr(param, DW_AT_variable_parameter, &attr) &&
+	       !dwarf_formflag(&attr, &flag) && flag && dwarf_diecu(param, &cu, NULL, NULL) &&
+	       die_cu_is_go(&cu);
+}
+
+bool die_cu_is_go(Dwarf_Die *cu)
+{
+	return dwarf_srclang(cu) == DW_LANG_Go;
 }
 
 int die_array_dims(Dwarf_Die *type, Dwarf_Word *counts, int max)
@@ -620,4 +763,70 @@ bool die_first_entry_readable(Dwarf_Die *var)
 	    dwarf_getlocations(&attr, 0, &base, &start, &end, &ops, &nops) <= 0 || !nops)
 		return false;
 	return dwarf_op_is_location(ops[0].atom);
+}
+
+/* A LEB128 number at *@p (before @end), moved past it. */
+static bool read_leb(const unsigned char **p, const unsigned char *end, bool sign, uint64_t *v)
+{
+	unsigned int shift = 0;
+	unsigned char byte;
+
+	*v = 0;
+	do {
+		if (*p >= end || shift >= 64)
+			return false;
+		byte = *(*p)++;
+		*v |= (uint64_t)(byte & 0x7f) << shift;
+		shift += 7;
+	} while (byte & 0x80);
+	if (sign && shift < 64 && (byte & 0x40))
+		*v |= ~(uint64_t)0 << shift;
+	return true;
+}
+
+bool die_block_ops(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t *nops)
+{
+	Dwarf_Block block;
+	const unsigned char *p, *end;
+	size_t n = 0;
+
+	if (dwarf_formblock(attr, &block) || !block.length)
+		return false;
+	p = block.data;
+	end = p + block.length;
+	while (p < end) {
+		Dwarf_Op *op = &ops[n];
+		uint8_t atom = *p++;
+		uint64_t v = 0;
+
+		if (n == max)
+			return false;
+		memset(op, 0, sizeof(*op));
+		op->atom = atom;
+		if ((atom >= DW_OP_reg0 && atom <= DW_OP_reg31) || atom == DW_OP_call_frame_cfa ||
+		    atom == DW_OP_deref || atom == DW_OP_stack_value ||
+		    (atom >= DW_OP_lit0 && atom <= DW_OP_lit31)) {
+			/* no operand */
+		} else if (atom == DW_OP_addr) {
+			if (end - p < 8)
+				return false;
+			memcpy(&v, p, 8);
+			p += 8;
+		} else if (atom == DW_OP_fbreg || (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) ||
+			   atom == DW_OP_consts) {
+			if (!read_leb(&p, end, true, &v))
+				return false;
+		} else if (atom == DW_OP_piece || atom == DW_OP_plus_uconst || atom == DW_OP_regx ||
+			   atom == DW_OP_constu) {
+			if (!read_leb(&p, end, false, &v))
+				return false;
+		} else {
+			return false;
+		}
+		op->number = v;
+		op->offset = (Dwarf_Word)(p - (const unsigned char *)block.data);
+		n++;
+	}
+	*nops = n;
+	return true;
 }

@@ -102,10 +102,33 @@ bool die_func_entry(Dwarf_Die *func, Dwarf_Addr *addr);
 bool die_is_char_type(Dwarf_Die *type);
 
 /*
- * Member @name of struct/union @type, looking into anonymous members, in
- * *@member with its byte offset from the start of @type in *@offset.
+ * Member @name of struct/union/class @type, looking into anonymous members,
+ * then into base classes (DW_TAG_inheritance, at their offset), in
+ * *@member with its byte offset from the start of @type in *@offset.  A
+ * static member (die_member_is_static) is found too, at offset 0.
  */
 bool die_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, long *offset);
+
+/* Is @type (peeled) a struct, union or class? */
+bool die_is_struct_type(Dwarf_Die *type);
+
+/* Is @type a C++ reference (DW_TAG_reference_type, rvalue_reference_type)? */
+bool die_is_reference_type(Dwarf_Die *type);
+
+/* Is @member (of die_find_member) a static data member, not in the object? */
+bool die_member_is_static(Dwarf_Die *member);
+
+/* The definition (DW_AT_specification, a location) of static member @member. */
+bool die_find_static_member_definition(Dwarf_Die *member, Dwarf_Die *def);
+
+/* Does the language of @die's CU take "a.b" through a pointer a (Rust, Go)? */
+bool die_lang_auto_deref(Dwarf_Die *die);
+
+/* Is @param a result of a Go function (DW_AT_variable_parameter: "~r0")? */
+bool die_is_go_result(Dwarf_Die *param);
+
+/* Is CU @cu Go's? */
+bool die_cu_is_go(Dwarf_Die *cu);
 
 /* The extents of at most @max dimensions of array @type into @counts; their number (>= 1). */
 int die_array_dims(Dwarf_Die *type, Dwarf_Word *counts, int max);
@@ -134,5 +157,13 @@ bool die_has_some_range(Dwarf_Die *var);
 
 /* Is the first entry of @var's location list a place (not a constant)? */
 bool die_first_entry_readable(Dwarf_Die *var);
+
+/*
+ * The operations of a location expression in block form (DW_FORM_block1
+ * in DWARF 4, as Go writes them; libdw takes only exprloc there), for
+ * the common operations; into @ops (at most @max).  False when it has
+ * others.
+ */
+bool die_block_ops(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t *nops);
 
 #endif

@@ -193,6 +193,40 @@ int loc_from_ops(const Dwarf_Op *ops, size_t nops, const char *global_name, fram
 	return ret == 1 ? -ENOTSUP : ret;
 }
 
+int arg_loc__settle(struct arg_loc *loc)
+{
+	const Dwarf_Op *ops = loc->pieces;
+	size_t nops = loc->npieces, start = 0;
+	long at = 0, want = loc->piece_off;
+	int ret;
+
+	if (!ops)
+		return 0;
+	loc->pieces = NULL;
+	for (size_t i = 0; i < nops; i++) {
+		long size, within = want - at;
+
+		if (ops[i].atom != DW_OP_piece)
+			continue;
+		size = (long)ops[i].number;
+		if (within < 0 || within >= size) {
+			at += size;
+			start = i + 1;
+			continue;
+		}
+		if (i == start)
+			return -ENOENT; /* an empty piece: that part is gone */
+		ret = loc_from_ops(ops + start, i - start, NULL, loc->fb, loc->fb_arg, loc);
+		if (ret)
+			return ret;
+		if (!within)
+			return 0;
+		/* A part inside the piece: in memory only, not inside a register. */
+		return loc->refs || loc->global ? arg_loc__add_offset(loc, within) : -ENOTSUP;
+	}
+	return -ENOENT;
+}
+
 int frame_base_from_ops(const Dwarf_Op *ops, size_t nops, frame_base_fn cfa, void *cfa_arg,
 			const char **reg, long *off)
 {
@@ -244,12 +278,17 @@ static int place_frame_base(void *arg, const char **reg, long *off)
 {
 	const struct fetcharg_ctx *c = arg;
 	Dwarf_Attribute attr;
-	Dwarf_Op *ops;
+	Dwarf_Op *ops, block[8];
 	size_t nops;
 
-	if (!dwarf_attr(c->func, DW_AT_frame_base, &attr) ||
-	    dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1) != 1)
+	if (!dwarf_attr(c->func, DW_AT_frame_base, &attr))
 		return -ENOENT;
+	if (dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1) != 1) {
+		/* Go's DWARF 4 block form, which libdw does not take. */
+		if (!die_block_ops(&attr, block, sizeof(block) / sizeof(block[0]), &nops))
+			return -ENOENT;
+		ops = block;
+	}
 	return frame_base_from_ops(ops, nops, place_cfa, arg, reg, off);
 }
 
@@ -331,7 +370,7 @@ static int const_value(Dwarf_Die *var, struct arg_loc *loc)
 int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_loc *loc)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Op *ops, copy[8];
+	Dwarf_Op *ops, copy[8], block[8];
 	size_t nops;
 	int n;
 
@@ -339,10 +378,37 @@ int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_
 	if (!dwarf_attr(var, DW_AT_location, &attr))
 		return const_value(var, loc);
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
+	if (n < 0 && die_block_ops(&attr, block, sizeof(block) / sizeof(block[0]), &nops)) {
+		/* Go's DWARF 4 block form: one expression for the whole scope. */
+		ops = block;
+		n = 1;
+	}
 	if (n <= 0 || nops == 0)
 		return -ENOENT;
 	if (resolve_addrx(&attr, ops, nops, copy, sizeof(copy) / sizeof(copy[0])))
 		ops = copy;
+	if (nops == 1 && ops[0].atom == DW_OP_call_frame_cfa) {
+		/* Go -N: the variable is stored at the CFA itself. */
+		const char *reg;
+		long off;
+
+		if (place_cfa((void *)c, &reg, &off))
+			return -ENOTSUP;
+		loc->reg = reg;
+		arg_loc__push(loc, off);
+		return 0;
+	}
+	/* (pieces are kept by reference: libdw's own operations only) */
+	for (size_t i = 0; i < nops && ops != copy && ops != block; i++) {
+		if (ops[i].atom != DW_OP_piece)
+			continue;
+		/* Pieces: the one to read is known once the members are walked. */
+		loc->pieces = ops;
+		loc->npieces = nops;
+		loc->fb = place_frame_base;
+		loc->fb_arg = (void *)c;
+		return 0;
+	}
 	return loc_from_ops(ops, nops, dwarf_diename(var), place_frame_base, (void *)c, loc);
 }
 
@@ -359,7 +425,7 @@ char *fetcharg_basic_type(Dwarf_Die *type)
 	Dwarf_Word enc = 0;
 	int size, tag = dwarf_tag(type);
 
-	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+	if (die_is_struct_type(type)) {
 		/* perf reads a struct as its first bits, at most 64. */
 		size = dwarf_bytesize(type);
 		if (size <= 0)
@@ -373,7 +439,7 @@ char *fetcharg_basic_type(Dwarf_Die *type)
 		return strbuf_detach(&sb, NULL);
 	}
 	if (tag != DW_TAG_base_type && tag != DW_TAG_pointer_type &&
-	    tag != DW_TAG_enumeration_type && tag != DW_TAG_reference_type)
+	    tag != DW_TAG_enumeration_type && !die_is_reference_type(type))
 		return NULL;
 	size = dwarf_bytesize(type);
 	if (size <= 0)
@@ -427,17 +493,43 @@ int field_array_step(struct arg_loc *loc, Dwarf_Die *type, long index, int *dim,
 	return 0;
 }
 
+/* Offset a value by @off bytes: into its pieces, or the memory it is in. */
+static int loc_add_member_offset(struct arg_loc *loc, long off)
+{
+	if (loc->pieces) {
+		loc->piece_off += off;
+		return 0;
+	}
+	return arg_loc__add_offset(loc, off);
+}
+
+/* Follow the pointer or reference @loc holds: one more dereference. */
+static int loc_deref(struct arg_loc *loc)
+{
+	int ret = arg_loc__settle(loc);
+
+	if (ret)
+		return ret;
+	arg_loc__push(loc, 0);
+	return 0;
+}
+
 int field_member_step(struct arg_loc *loc, Dwarf_Die *type, const char *name, bool ref,
 		      const char *prev, Dwarf_Die *member)
 {
 	int tag = dwarf_tag(type);
 	Dwarf_Die mtype;
 	long off;
+	int ret;
 
-	if (tag == DW_TAG_pointer_type) {
+	if (tag == DW_TAG_pointer_type || die_is_reference_type(type)) {
 		Dwarf_Die target;
 
-		if (!ref) {
+		/*
+		 * A C++ reference is followed by "." (and "->", as perf users
+		 * write it); Rust and Go follow pointers with "." too.
+		 */
+		if (!ref && tag == DW_TAG_pointer_type && !die_lang_auto_deref(type)) {
 			pr_err("Semantic error: %s must be referred by '->'\n", name);
 			return -EINVAL;
 		}
@@ -446,13 +538,16 @@ int field_member_step(struct arg_loc *loc, Dwarf_Die *type, const char *name, bo
 			return -EINVAL;
 		}
 		*type = target;
-		tag = dwarf_tag(type);
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
+		if (!die_is_struct_type(type)) {
 			pr_err("%s is not a data structure nor a union.\n", prev);
 			return -EINVAL;
 		}
-		arg_loc__push(loc, 0);
-	} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+		ret = loc_deref(loc);
+		if (ret) {
+			pr_err("%s is not available here (a part of it is optimized out).\n", prev);
+			return ret;
+		}
+	} else if (die_is_struct_type(type)) {
 		if (ref) {
 			pr_err("Semantic error: %s is not a pointer.\n", prev);
 			return -EINVAL;
@@ -465,7 +560,14 @@ int field_member_step(struct arg_loc *loc, Dwarf_Die *type, const char *name, bo
 		pr_err("%s(type:%s) has no member %s.\n", prev, type_name_for_msg(type), name);
 		return -EINVAL;
 	}
-	if (arg_loc__add_offset(loc, off)) {
+	/* A static member is not in the object: the caller takes its definition. */
+	/*
+	 * A struct of one register (a Rust closure's environment, passed by
+	 * value): its first member is that register.
+	 */
+	if (!die_member_is_static(member) && loc_add_member_offset(loc, off) &&
+	    (off || !loc->reg || loc->refs || dwarf_bytesize(type) <= 0 ||
+	     dwarf_bytesize(type) > 8)) {
 		pr_err("Structure on a register is not supported yet.\n");
 		return -ENOTSUP;
 	}
@@ -512,8 +614,8 @@ char *member_bitfield_type(struct arg_loc *loc, Dwarf_Die *member, Dwarf_Die *mt
  * Walk the member chain of @pa from @loc/@type.  The bitfield of the last
  * member goes to *@bitfield.  -EINVAL after one message.
  */
-static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwarf_Die *type,
-		       char **bitfield)
+static int walk_fields(const struct fetcharg_ctx *c, const struct perf_probe_arg *pa,
+		       struct arg_loc *loc, Dwarf_Die *type, char **bitfield)
 {
 	const char *prev = pa->var;
 	int dim = 0; /* dimensions of a multi-dimensional array indexed so far */
@@ -523,6 +625,12 @@ static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwa
 		int ret;
 
 		if (f->name[0] == '[') {
+			ret = arg_loc__settle(loc);
+			if (ret) {
+				pr_err("%s is not available here (a part of it is optimized out).\n",
+				       prev);
+				return ret;
+			}
 			ret = field_array_step(loc, type, f->index, &dim, prev);
 			if (ret)
 				return ret;
@@ -531,6 +639,19 @@ static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwa
 		ret = field_member_step(loc, type, f->name, f->ref, prev, &member);
 		if (ret)
 			return ret;
+		if (die_member_is_static(&member)) {
+			/* C++ "this->count" of a static member: the global it is. */
+			Dwarf_Die def;
+
+			arg_loc__clear(loc);
+			if (!die_find_static_member_definition(&member, &def) ||
+			    fetcharg__location(c, &def, loc)) {
+				pr_err("The static member %s has no definition here.\n", f->name);
+				return -ENOENT;
+			}
+			if (!loc->global_name)
+				loc->global_name = f->name;
+		}
 		free(*bitfield);
 		*bitfield = member_bitfield_type(loc, &member, type);
 		prev = f->name;
@@ -538,28 +659,110 @@ static int walk_fields(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwa
 	return 0;
 }
 
-int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwarf_Die *type,
-			char **bitfield, char **out)
+/*
+ * The pointer to the characters of a string object of @type (a struct):
+ * libstdc++'s std::string (_M_dataplus._M_p), Rust's &str (data_ptr), Go's
+ * string (str).  Its offset in the object in *@off and its type in *@ptr,
+ * all from the DWARF; false when @type is none of them.
+ */
+static bool string_object_pointer(Dwarf_Die *type, long *off, Dwarf_Die *ptr)
 {
-	if (pa->type && (!strcmp(pa->type, "string") || !strcmp(pa->type, "ustring"))) {
-		/* A user-space string is read the same way: through the pointer. */
-		Dwarf_Die elem;
-		int tag = dwarf_tag(type);
+	static const char *const paths[][2] = {
+		{ "_M_dataplus", "_M_p" }, /* C++, libstdc++ */
+		{ "data_ptr", NULL },	   /* Rust &str */
+		{ "str", NULL },	   /* Go string */
+	};
 
-		if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) ||
-		    !die_get_real_type(type, &elem) || !die_is_char_type(&elem)) {
-			pr_err("Failed to cast into string: %s is not a pointer nor array of char.\n",
-			       pa->var);
-			return -EINVAL;
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		Dwarf_Die t = *type, m, elem;
+		long total = 0, o;
+		bool ok = true;
+
+		for (int j = 0; j < 2 && paths[i][j] && ok; j++) {
+			ok = die_is_struct_type(&t) && die_find_member(&t, paths[i][j], &m, &o) &&
+			     !die_member_is_static(&m) && die_get_real_type(&m, &t);
+			total += o;
 		}
-		if (tag == DW_TAG_pointer_type) {
-			arg_loc__push(loc, 0);
-		} else if (!loc->refs && !loc->global) {
+		if (ok && dwarf_tag(&t) == DW_TAG_pointer_type && die_get_real_type(&t, &elem) &&
+		    die_is_char_type(&elem)) {
+			*off = total;
+			*ptr = t;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A string of @type at @loc: through a reference, a string object, a pointer. */
+static int string_fetch(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwarf_Die *type)
+{
+	Dwarf_Die elem, ptr;
+	long off;
+	int tag = dwarf_tag(type), ret = 0;
+
+	if (die_is_reference_type(type) && die_get_real_type(type, &elem) &&
+	    die_is_struct_type(&elem)) {
+		/* const std::string &s */
+		ret = loc_deref(loc);
+		*type = elem;
+		tag = dwarf_tag(type);
+	}
+	if (!ret && die_is_struct_type(type) && string_object_pointer(type, &off, &ptr)) {
+		ret = loc_add_member_offset(loc, off);
+		if (ret) {
 			pr_err("Failed to cast into string: %s is on a register.\n", pa->var);
 			return -EINVAL;
 		}
+		*type = ptr;
+		tag = DW_TAG_pointer_type;
+	}
+	if (!ret)
+		ret = arg_loc__settle(loc);
+	if (ret) {
+		pr_err("Failed to cast into string: %s is not available here (optimized out).\n",
+		       pa->var);
+		return ret == -ENOENT ? -ENOENT : -EINVAL;
+	}
+	if (die_is_struct_type(type) && dwarf_hasattr(type, DW_AT_declaration)) {
+		/* clang -O0 leaves std::string to libstdc++'s own debuginfo. */
+		pr_err("Failed to cast into string: %s is a %s whose layout the DWARF does not give (only declared).\n",
+		       pa->var, type_name_for_msg(type));
+		return -EINVAL;
+	}
+	if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) ||
+	    !die_get_real_type(type, &elem) || !die_is_char_type(&elem)) {
+		pr_err("Failed to cast into string: %s is not a pointer nor array of char.\n",
+		       pa->var);
+		return -EINVAL;
+	}
+	if (tag == DW_TAG_pointer_type) {
+		arg_loc__push(loc, 0);
+	} else if (!loc->refs && !loc->global) {
+		pr_err("Failed to cast into string: %s is on a register.\n", pa->var);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dwarf_Die *type,
+			char **bitfield, char **out)
+{
+	int ret;
+
+	if (pa->type && (!strcmp(pa->type, "string") || !strcmp(pa->type, "ustring"))) {
+		/* A user-space string is read the same way: through the pointer. */
+		ret = string_fetch(pa, loc, type);
+		if (ret)
+			return ret;
 		*out = xstrdup(pa->type);
-	} else if (pa->type) {
+		return 0;
+	}
+	ret = arg_loc__settle(loc);
+	if (ret) {
+		pr_err("%s is not available here (a part of it is optimized out).\n", pa->var);
+		return ret;
+	}
+	if (pa->type) {
 		*out = xstrdup(pa->type);
 	} else if (*bitfield) {
 		*out = *bitfield;
@@ -669,7 +872,7 @@ int fetcharg__convert(const struct fetcharg_ctx *c, const struct perf_probe_arg 
 		arg_loc__clear(&loc);
 		return -ENOTSUP;
 	}
-	ret = walk_fields(pa, &loc, &type, &bitfield);
+	ret = walk_fields(c, pa, &loc, &type, &bitfield);
 	if (ret)
 		goto out;
 	ret = fetcharg_final_type(pa, &loc, &type, &bitfield, &ta->type);

@@ -33,6 +33,12 @@ struct fetcharg_ctx {
 	void *ctx;
 };
 
+/*
+ * The frame base, as REG+OFF, asked for by DW_OP_fbreg: 0 or -errno.
+ * @arg is the caller's.
+ */
+typedef int (*frame_base_fn)(void *arg, const char **reg, long *off);
+
 /* A value being built: REG or a global, then dereferences. */
 struct arg_loc {
 	const char *reg; /* register fetcharg ("%di"), or NULL for a global */
@@ -43,7 +49,24 @@ struct arg_loc {
 	char *constant;			  /* "\\N" of a DW_OP_lit/const value */
 	int mask_bytes;			  /* the value read is masked to so many bytes */
 	struct probe_trace_arg_ref *refs; /* innermost first */
+	/*
+	 * A composite location (DW_OP_piece: a Go or Rust struct in
+	 * registers): its operations, and the byte offset into the value the
+	 * member steps selected so far; arg_loc__settle() picks the piece.
+	 */
+	const Dwarf_Op *pieces;
+	size_t npieces;
+	long piece_off;
+	frame_base_fn fb;
+	void *fb_arg;
 };
+
+/*
+ * Turn a composite @loc into the piece holding its piece_off: 0, -ENOENT
+ * (that piece is optimized out), -ENOTSUP (the middle of a register).  A
+ * plain @loc is left as it is.
+ */
+int arg_loc__settle(struct arg_loc *loc);
 
 /* Add a dereference at @offset outside the ones of @loc. */
 void arg_loc__push(struct arg_loc *loc, long offset);
@@ -53,12 +76,6 @@ void arg_loc__clear(struct arg_loc *loc);
 
 /* Add @off to the memory @loc refers to: 0, or -ENOTSUP on a register. */
 int arg_loc__add_offset(struct arg_loc *loc, long off);
-
-/*
- * The frame base, as REG+OFF, asked for by DW_OP_fbreg: 0 or -errno.
- * @arg is the caller's.
- */
-typedef int (*frame_base_fn)(void *arg, const char **reg, long *off);
 
 /*
  * The parts of the location interpreter: each takes the operations of one

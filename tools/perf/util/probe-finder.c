@@ -276,9 +276,12 @@ void probe_finder__find_functions(struct debuginfo *dbg, const char *pattern, co
 			find_functions_by_symbol(dbg, pattern, file, no_inlines, fl, &in_headers);
 	if (via_symbol && !glob && !in_headers)
 		goto sort;
-	func_list__clear(fl);
 
-	/* Not in the symbol table (inlined only, or a glob): walk the CUs. */
+	/*
+	 * Not in the symbol table (inlined only, or a glob): walk the CUs.
+	 * What the symbol table gave stays: a mangled name (a local Rust
+	 * symbol) is no DW_AT_name the walk could match.
+	 */
 	struct func_walk w = { fl, NULL, pattern, no_inlines, file };
 
 	die_for_each_cu(debuginfo__dwarf(dbg), match_cu_functions, &w);
@@ -655,7 +658,10 @@ static void collect_vars(const struct fetcharg_ctx *c, Dwarf_Die *scope, bool pa
 		int tag = dwarf_tag(&child);
 		struct probe_trace_arg ta = { 0 };
 
-		if (tag == DW_TAG_formal_parameter || (!params_only && tag == DW_TAG_variable)) {
+		if (tag == DW_TAG_formal_parameter && die_is_go_result(&child)) {
+			/* Go's results are no arguments: not set at the entry. */
+		} else if (tag == DW_TAG_formal_parameter ||
+			   (!params_only && tag == DW_TAG_variable)) {
 			if (fetcharg__plain_var(c, &child, &ta)) {
 				ALLOC_GROW(*args, *nargs + 1, *alloc);
 				(*args)[(*nargs)++] = ta;
@@ -858,9 +864,14 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 		} else {
 			Dwarf_Addr addr = entry;
 
-			if (!pp->retprobe && args_need_dwarf(pev) &&
-			    dwarf_tag(func) == DW_TAG_subprogram &&
-			    prologue_end(cu, func, entry, &addr)) {
+			if (die_cu_is_go(cu)) {
+				/*
+				 * Go's register ABI: its DWARF gives the
+				 * arguments from the entry, where perf probes.
+				 */
+			} else if (!pp->retprobe && args_need_dwarf(pev) &&
+				   dwarf_tag(func) == DW_TAG_subprogram &&
+				   prologue_end(cu, func, entry, &addr)) {
 				/*
 				 * The compiler says where the prologue ends,
 				 * optimized or not: the arguments are in place

@@ -258,6 +258,55 @@ static void test_places_are_globals_frame_slots_and_registers(void)
 	CHECK_INT(loc_from_ops(piece, 1, NULL, stub_frame_base, NULL, &loc), ==, -ENOTSUP);
 }
 
+static void pieces_loc(struct arg_loc *loc, const Dwarf_Op *ops, size_t nops, long off)
+{
+	memset(loc, 0, sizeof(*loc));
+	loc->pieces = ops;
+	loc->npieces = nops;
+	loc->piece_off = off;
+	loc->fb = stub_frame_base;
+}
+
+static void test_a_composite_value_settles_on_the_piece_of_its_member(void)
+{
+	/* A Go string in registers: str in %ax, len in %bx. */
+	Dwarf_Op regs[] = { OP(DW_OP_reg0), OPN(DW_OP_piece, 8), OP(DW_OP_reg3),
+			    OPN(DW_OP_piece, 8) };
+	/* A Rust &str whose pointer is gone: an empty first piece. */
+	Dwarf_Op gone[] = { OPN(DW_OP_piece, 8), OP(DW_OP_reg5), OPN(DW_OP_piece, 8) };
+	/* A struct on the stack in one piece. */
+	Dwarf_Op mem[] = { OPN(DW_OP_breg7, 16), OPN(DW_OP_piece, 16) };
+	struct arg_loc loc;
+
+	pieces_loc(&loc, regs, NOPS(regs), 0);
+	CHECK_INT(arg_loc__settle(&loc), ==, 0);
+	CHECK_STR(loc.reg, "%ax");
+	CHECK(!loc.refs && !loc.pieces);
+	pieces_loc(&loc, regs, NOPS(regs), 8);
+	CHECK_INT(arg_loc__settle(&loc), ==, 0);
+	CHECK_STR(loc.reg, "%bx");
+	/* The middle of a register is no fetcharg. */
+	pieces_loc(&loc, regs, NOPS(regs), 4);
+	CHECK_INT(arg_loc__settle(&loc), ==, -ENOTSUP);
+	pieces_loc(&loc, regs, NOPS(regs), 16);
+	CHECK_INT(arg_loc__settle(&loc), ==, -ENOENT);
+	pieces_loc(&loc, gone, NOPS(gone), 0);
+	CHECK_INT(arg_loc__settle(&loc), ==, -ENOENT);
+	pieces_loc(&loc, gone, NOPS(gone), 8);
+	CHECK_INT(arg_loc__settle(&loc), ==, 0);
+	CHECK_STR(loc.reg, "%di");
+	pieces_loc(&loc, mem, NOPS(mem), 8);
+	CHECK_INT(arg_loc__settle(&loc), ==, 0);
+	CHECK_STR(loc.reg, "%sp");
+	CHECK_REFS(&loc, "24");
+	arg_loc__clear(&loc);
+	/* A plain location is left as it is. */
+	memory_loc(&loc);
+	CHECK_INT(arg_loc__settle(&loc), ==, 0);
+	CHECK_REFS(&loc, "0");
+	arg_loc__clear(&loc);
+}
+
 static void test_the_interpreter_tries_the_forms_in_order(void)
 {
 	Dwarf_Op masked[] = { OPN(DW_OP_breg5, 0), OPN(DW_OP_const4u, 0xffffffff), OP(DW_OP_and),
@@ -391,6 +440,19 @@ static void test_member_steps_add_offsets_and_dereferences(void)
 	memset(&loc, 0, sizeof(loc));
 	loc.reg = "%di"; /* a struct in a register */
 	CHECK_INT(field_member_step(&loc, &type, "in", false, "v", &member), ==, -ENOTSUP);
+	/* A struct of one register (struct fa_inner, 8 bytes): its first member only. */
+	outer_type(&type);
+	memory_loc(&loc);
+	CHECK_INT(field_member_step(&loc, &type, "in", false, "v", &member), ==, 0);
+	arg_loc__clear(&loc);
+	memset(&loc, 0, sizeof(loc));
+	loc.reg = "%di";
+	Dwarf_Die inner = type;
+	CHECK_INT(field_member_step(&loc, &type, "x", false, "in", &member), ==, 0);
+	CHECK_STR(loc.reg, "%di");
+	CHECK(!loc.refs);
+	type = inner;
+	CHECK_INT(field_member_step(&loc, &type, "y", false, "in", &member), ==, -ENOTSUP);
 }
 
 static void test_array_steps_index_every_dimension(void)
@@ -538,6 +600,7 @@ TESTS(TEST(test_a_masked_register_is_the_register_read_narrow),
       TEST(test_a_stack_value_is_a_constant_or_a_register),
       TEST(test_a_loaded_value_is_the_memory_it_was_loaded_from),
       TEST(test_places_are_globals_frame_slots_and_registers),
+      TEST(test_a_composite_value_settles_on_the_piece_of_its_member),
       TEST(test_the_interpreter_tries_the_forms_in_order),
       TEST(test_the_frame_base_is_a_register_an_offset_or_the_cfa),
       TEST(test_an_offset_moves_the_outermost_reference),
