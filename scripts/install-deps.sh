@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian packages a make target needs, when missing.
-# Usage: install-deps.sh [--demo] [--test] [--check] [--bench] [--fuzz]
+# Usage: install-deps.sh [--demo] [--test] [--check] [--bench] [--fuzz] [--install]
 # With no option: the build packages (what `make` needs, and clang-format
 # for `make format`); each option adds the packages of its target.
 # As root this runs apt-get; otherwise it prints what to install and fails.
@@ -17,7 +17,11 @@ for opt in "$@"; do
 	# debuginfod server, a real DWARF+SDT binary, 32-bit compiler support;
 	# C++, Rust and Go compilers for their programs, gdb as the oracle.
 	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
-python3.11-dbg gcc-multilib libc6-dbg g++ clang rustc golang-go gdb" ;;
+python3.11-dbg gcc-multilib libc6-dbg g++ clang rustc golang-go gdb
+asciidoctor man-db bash-completion" ;;
+	# `make install`: the man pages are made by asciidoctor.  (`make
+	# install` only checks; `make deps`-style installing is this option.)
+	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.
 	--check) pkgs="$pkgs shellcheck" ;;
 	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d.
