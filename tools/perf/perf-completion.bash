@@ -7,7 +7,7 @@
 #	perf CMD -<TAB>			its long options (perf CMD --list-opts)
 #	perf help <TAB>			the commands
 #	perf probe -d/-l <TAB>		the probe events (perf probe -l)
-#	perf probe ... %<TAB>		the cached and SDT events (perf list sdt)
+#	perf probe ... %<TAB>		the cached and SDT events (perf probe --cache --list)
 #	perf probe -x BIN -a/-F <TAB>	the functions of BIN (perf probe -x BIN -F)
 #	perf CMD -e <TAB>		the events (perf list)
 # shellcheck shell=bash
@@ -51,24 +51,36 @@ __perf_probe_events()
 	"$1" probe -l 2>/dev/null | awk '{ print $1 }'
 }
 
-# The cached and SDT events, '%'-prefixed (perf probe %[GROUP:]EVENT).
+# The target words of a perf probe command line: -x BIN, --exec=BIN, -m MOD.
+__perf_probe_target()
+{
+	local i words=("$@")
+	for ((i = 0; i < ${#words[@]}; i++)); do
+		case ${words[i]} in
+		-x | --exec | -m | --module) printf '%s\n' "${words[i]}" "${words[i + 1]-}" ;;
+		--exec=* | --module=*) printf '%s\n' "${words[i]}" ;;
+		esac
+	done
+}
+
+# The cached events, SDT ones among them, '%'-prefixed (perf probe
+# %[GROUP:]EVENT): the named entries of the probe caches (of the -x target
+# when there is one).
 __perf_cached_events()
 {
-	"$1" list sdt 2>/dev/null | awk '{ sub(/@.*/, "", $1); print "%" $1 }' | sort -u
+	local perf=$1 target
+	shift
+	mapfile -t target < <(__perf_probe_target "$@")
+	"$perf" probe --cache --list "${target[@]}" 2>/dev/null |
+		awk '!/\):$/ && $1 ~ /^[A-Za-z_][^=]*=/ { sub(/=.*/, "", $1); print "%" $1 }' | sort -u
 }
 
 # The functions of the target of the words (-x BIN, --exec=BIN, -m MOD).
 __perf_probe_funcs()
 {
-	local perf=$1 i target=()
+	local perf=$1 target
 	shift
-	local words=("$@")
-	for ((i = 0; i < ${#words[@]}; i++)); do
-		case ${words[i]} in
-		-x | --exec | -m | --module) target=("${words[i]}" "${words[i + 1]-}") ;;
-		--exec=* | --module=*) target=("${words[i]}") ;;
-		esac
-	done
+	mapfile -t target < <(__perf_probe_target "$@")
 	"$perf" probe "${target[@]}" -F 2>/dev/null
 }
 
@@ -82,7 +94,7 @@ __perf_probe()
 		return
 		;;
 	%*)
-		__perf_reply "$(__perf_cached_events "$perf")" "$cur"
+		__perf_reply "$(__perf_cached_events "$perf" "$@")" "$cur"
 		return
 		;;
 	-*)
