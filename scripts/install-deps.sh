@@ -11,16 +11,16 @@ libtraceevent-dev zlib1g-dev libiberty-dev libcapstone-dev libbpf-dev clang-form
 
 for opt in "$@"; do
 	case "$opt" in
-	# `make demo`: gcc and strip, of the build packages.
-	--demo) ;;
+	# `make demo`: gcc and strip, of the build packages; asciidoctor and
+	# man-db for its make install.
+	--demo) pkgs="$pkgs asciidoctor man-db" ;;
 	# The tests: SDT headers, the system perf to compare with, a real
 	# debuginfod server, a real DWARF+SDT binary, 32-bit compiler support;
 	# C++, Rust and Go compilers for their programs, gdb as the oracle.
 	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
 python3.11-dbg gcc-multilib libc6-dbg g++ clang rustc golang-go gdb
 asciidoctor man-db bash-completion" ;;
-	# `make install`: the man pages are made by asciidoctor.  (`make
-	# install` only checks; `make deps`-style installing is this option.)
+	# `make install` and `make man`: the man pages are made by asciidoctor.
 	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.
 	--check) pkgs="$pkgs shellcheck" ;;
