@@ -93,6 +93,11 @@ static void list_sdt_events(const char *filter)
 		free(names);
 }
 
+/* Nothing of ours: `perf list hw` and the like. */
+static void list_none(const char *filter)
+{
+}
+
 /* A line of an event of ours: tracepoints and SDT events are listed by us. */
 static bool is_ours(const char *line, size_t len)
 {
@@ -132,6 +137,9 @@ static void list_beside_system(const char *what, void (*list_ours)(const char *)
 
 	if (!path || system_perf__run(path, argv, &sys) != 0)
 		strbuf_reset(&sys);
+	if (!path && list_ours == list_none)
+		fprintf(stderr, "perf list: '%s' events are the system perf's, and there is none\n",
+			what);
 	free(path);
 	while (at < sys.len) {
 		const char *line = sys.buf + at;
@@ -168,10 +176,6 @@ static bool system_kind(const char *arg)
 		if (!strcmp(arg, kinds[i]))
 			return true;
 	return false;
-}
-
-static void list_none(const char *filter)
-{
 }
 
 int cmd_list(int argc, const char **argv)

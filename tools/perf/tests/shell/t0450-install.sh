@@ -199,6 +199,21 @@ test_expect_success 'the system perf gets the same arguments and environment, an
 	test "$var" = kept
 '
 
+test_expect_success NO_VERSIONED_PERF 'without a system perf: version, help and list say so and keep ours' '
+	mkdir -p none &&
+	PATH=$TEST_TMP/none "$PERF" version >out &&
+	grep -qx "system perf: none found; the other commands are not available" out &&
+	PATH=$TEST_TMP/none "$PERF" help >out &&
+	grep -q "^   probe " out &&
+	grep -q "^ No system perf was found" out &&
+	PATH=$TEST_TMP/none "$PERF" list hw >out 2>err &&
+	! test -s out &&
+	echo "perf list: '"'"'hw'"'"' events are the system perf'"'"'s, and there is none" >expect &&
+	test_cmp_file expect err &&
+	PATH=$TEST_TMP/none "$PERF" --list-cmds >out &&
+	grep -q "^buildid-cache buildid-list help list probe trace version $" out
+'
+
 # An absolute path: PATH is changed for the command these run.
 TIMEOUT=$(command -v timeout)
 
