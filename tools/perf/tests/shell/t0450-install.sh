@@ -9,6 +9,7 @@ test_probe_group $G
 test_lazy_prereq ASCIIDOCTOR 'command -v asciidoctor'
 test_lazy_prereq MAN 'command -v man'
 test_lazy_prereq BASH 'command -v bash'
+test_lazy_prereq BASH_COMPLETION 'command -v bash && test -r /usr/share/bash-completion/bash_completion'
 # No Debian perf_X.Y for the fallback to find when PATH has no perf.
 test_lazy_prereq NO_VERSIONED_PERF '! ls /usr/bin/perf_[0-9]* >/dev/null 2>&1'
 
@@ -91,6 +92,13 @@ test_expect_success ASCIIDOCTOR 'make install again over our own install keeps t
 	run_make install DESTDIR="$D" >out 2>err &&
 	find "$D" -type f | sort >files &&
 	test_cmp_file expect-files files
+'
+
+test_expect_success ASCIIDOCTOR,BASH_COMPLETION 'bash-completion loads the installed completion of perf' '
+	XDG_DATA_DIRS=$P/share bash -c ". /usr/share/bash-completion/bash_completion;
+		__load_completion perf && complete -p perf && type __perf_split_line" >out 2>err &&
+	grep -qx "complete -o default -F _perf perf" out &&
+	grep -q "^__perf_split_line is a function$" out
 '
 
 test_expect_success ASCIIDOCTOR 'make uninstall removes exactly what was installed' '
@@ -329,6 +337,18 @@ test_expect_success BASH 'perf probe --ca<TAB> and perf list -<TAB> complete lon
 	test_cmp_file expect out &&
 	complete_words "$PERF" probe -x app --fu >out &&
 	echo --funcs >expect &&
+	test_cmp_file expect out
+'
+
+test_expect_success BASH,SYSTEM_PERF 'perf record -e <TAB> offers the events of perf list; record -<TAB> its options' '
+	PATH=$OURS_PATH complete_words "$PERF" record -e task-c >out &&
+	echo task-clock >expect &&
+	test_cmp_file expect out &&
+	PATH=$OURS_PATH complete_words "$PERF" record --call-g >out &&
+	echo --call-graph >expect &&
+	test_cmp_file expect out &&
+	complete_words "$PERF" help rec >out &&
+	echo record >expect &&
 	test_cmp_file expect out
 '
 
