@@ -249,7 +249,7 @@ int cmd_help(int argc, const char **argv)
 
 /*
  * A command we do not implement, argv[1]: the system perf runs argv in our
- * place (argv[0] becomes its path), or one line says why it cannot.
+ * place (system_perf__exec()), or one line says why it cannot.
  */
 static int fallback(const char **argv)
 {

@@ -18,11 +18,29 @@
 #include "util/system-perf.h"
 #include "util/util.h"
 
+static char *find_candidate(void);
+
+/* The file @pid runs is @path (after symlinks). */
+static bool runs_file(long pid, const char *path)
+{
+	char proc[64], *exe, *file;
+	bool same;
+
+	snprintf(proc, sizeof(proc), "/proc/%ld/exe", pid);
+	exe = realpath(proc, NULL);
+	file = path ? realpath(path, NULL) : NULL;
+	same = exe && file && !strcmp(exe, file);
+	free(exe);
+	free(file);
+	return same;
+}
+
 bool system_perf__looping(void)
 {
 	const char *guard = getenv(SYSTEM_PERF_ENV);
-	char *end;
+	char *end, *sys;
 	long pid;
+	bool loop;
 
 	if (!guard || !*guard)
 		return false;
@@ -30,7 +48,19 @@ bool system_perf__looping(void)
 	pid = strtol(guard, &end, 10);
 	if (errno || *end)
 		return false;
-	return pid == (long)getpid() || pid == (long)getppid();
+	if (pid == (long)getpid())
+		return true;
+	if (pid != (long)getppid())
+		return false;
+	/*
+	 * Our parent is the process that ran the system perf.  When it still
+	 * runs that very file, it is the system perf itself running us (perf
+	 * record -- perf ...): no loop.  Else it is a wrapper that ran us.
+	 */
+	sys = find_candidate();
+	loop = !runs_file(pid, sys);
+	free(sys);
+	return loop;
 }
 
 /* @path is an executable regular file that is not the file @self. */
@@ -99,16 +129,18 @@ static char *find_versioned(const struct stat *self)
 	return found;
 }
 
-char *system_perf__find(void)
+static char *find_candidate(void)
 {
 	struct stat self;
 	const struct stat *selfp = stat("/proc/self/exe", &self) ? NULL : &self;
-	char *path;
+	char *path = find_on_path(selfp);
 
-	if (system_perf__looping())
-		return NULL;
-	path = find_on_path(selfp);
 	return path ? path : find_versioned(selfp);
+}
+
+char *system_perf__find(void)
+{
+	return system_perf__looping() ? NULL : find_candidate();
 }
 
 static void set_guard(void)
@@ -121,7 +153,15 @@ static void set_guard(void)
 
 int system_perf__exec(const char *path, const char **argv)
 {
-	argv[0] = path;
+	const char *slash = argv[0] ? strrchr(argv[0], '/') : NULL;
+	const char *base = slash ? slash + 1 : argv[0];
+
+	/*
+	 * perf puts the directory of its argv[0] first on the PATH of what it
+	 * runs: the name the user typed keeps `perf` there this perf.
+	 */
+	if (!base || strcmp(base, "perf"))
+		argv[0] = path;
 	set_guard();
 	fflush(stdout);
 	execv(path, (char *const *)argv);

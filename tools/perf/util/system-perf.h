@@ -13,9 +13,11 @@
  * versioned /usr/bin/perf_X.Y (the running kernel's version first).
  *
  * Every run of it carries PERF_FALLBACK_PID=<its pid> in the environment.
- * A perf started with that variable naming its own pid or its parent's was
- * started by its own fallback (a wrapper script that runs this binary):
- * it never runs the system perf again, so nothing loops.
+ * A perf started with that variable naming its own pid (an exec chain), or
+ * its parent's while the parent does not run the system perf's file (a
+ * wrapper script that runs this binary as a child), was started by its own
+ * fallback: it never runs the system perf again, so nothing loops.  A perf
+ * the system perf itself starts (perf record -- perf ...) is not looping.
  */
 #define SYSTEM_PERF_ENV "PERF_FALLBACK_PID"
 
@@ -29,13 +31,14 @@ bool system_perf__looping(void);
 char *system_perf__find(void);
 
 /*
- * Replace this process by @path with @argv (argv[0] is replaced by @path).
+ * Replace this process by @path with @argv.  argv[0] stays when it names a
+ * `perf` (the name the user ran this perf by), else it becomes @path.
  * Returns -errno only when the exec fails.
  */
 int system_perf__exec(const char *path, const char **argv);
 
 /*
- * Run @path with @argv (argv[0] is replaced by @path), its stdout into @out,
+ * Run @path with @argv (argv[0] as for system_perf__exec()), its stdout into @out,
  * its stderr to /dev/null and its stdin from /dev/null.  Returns its exit
  * status, or -errno when it could not run.
  */

@@ -225,6 +225,14 @@ test_expect_success NO_VERSIONED_PERF 'without a system perf: version, help and 
 # An absolute path: PATH is changed for the command these run.
 TIMEOUT=$(command -v timeout)
 
+test_expect_success SYSTEM_PERF 'a perf the system perf runs (perf stat -- perf version) is ours, and not a loop' '
+	sys=$(PATH=$OURS_PATH "$PERF" version | sed -n "s/^system perf: \([^ ]*\) .*/\1/p") &&
+	test -n "$sys" &&
+	PATH=$OURS_PATH perf stat -x, -e task-clock -- perf version >out 2>err &&
+	head -n 1 out | grep -q "^perf version 0\." &&
+	sed -n 2p out | grep -q "^system perf: $sys (perf version "
+'
+
 test_expect_success NO_VERSIONED_PERF 'no perf on PATH but this one (a symlink): one line, exit 1, no loop' '
 	mkdir -p only &&
 	ln -s "$PERF" only/perf &&
