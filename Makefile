@@ -4,6 +4,9 @@
 # `make deps` installs the build packages (scripts/install-deps.sh); the
 # targets that run something (test, demo, bench, fuzz, check-format,
 # shellcheck) install what they need themselves, build packages included.
+# `make install [PREFIX=/usr/local] [DESTDIR=]` installs the binary, the man
+# pages (made with asciidoctor, which it installs), the bash completion and
+# the docs; `make uninstall` removes exactly what it installed.
 
 CC ?= gcc
 PKG_CONFIG ?= pkg-config
@@ -47,17 +50,18 @@ UTIL_OBJS := $(UTIL_SRCS:%.c=$(O)/%.o)
 BUILTIN_OBJS := $(BUILTIN_SRCS:%.c=$(O)/%.o)
 UNIT_BINS := $(UNIT_SRCS:tools/perf/tests/unit/%.c=$(O)/tests/%)
 
-.PHONY: all deps build-deps test unit-tests demo format check-format shellcheck clean fuzz bench
+.PHONY: all deps build-deps test unit-tests demo format check-format shellcheck clean fuzz bench \
+	man install uninstall
 all: $(PERF)
 
 # Every compile waits for build-deps.  For a plain `make` it only checks, and
 # stops with one line naming what to install; the goals that set a machine
 # up (test, demo, bench, fuzz) install their packages, build ones included,
 # before the first compile.
-INSTALL_FOR := $(filter test demo bench fuzz,$(MAKECMDGOALS))
+INSTALL_FOR := $(filter test demo bench fuzz install man,$(MAKECMDGOALS))
 build-deps:
 ifneq ($(INSTALL_FOR),)
-	@sh scripts/install-deps.sh $(INSTALL_FOR:%=--%)
+	@sh scripts/install-deps.sh $(patsubst --man,--install,$(INSTALL_FOR:%=--%))
 else
 	@command -v $(firstword $(CC)) >/dev/null || \
 		{ echo "make: no C compiler '$(CC)': apt-get install build-essential, or run \`make deps\`" >&2; exit 1; }
@@ -132,6 +136,31 @@ $(FUZZ_O)/fuzz-%: tools/perf/tests/fuzz/fuzz-%.c $(FUZZ_O)/libperf-util.a | buil
 fuzz: build-deps $(FUZZ_BINS)
 	@sh tools/perf/tests/fuzz/run.sh $(FUZZ_O) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# The man pages: one per Documentation/*.txt, by asciidoctor (any warning
+# fails), with perf's linkperf:NAME[N] links as NAME(N).
+PREFIX ?= /usr/local
+PERF_VERSION = $(shell sed -n 's/^\#define PERF_VERSION "\(.*\)"/\1/p' tools/perf/perf.c)
+MAN_TXT := $(sort $(wildcard Documentation/*.txt))
+MAN_PAGES := $(MAN_TXT:Documentation/%.txt=$(O)/Documentation/%.1)
+
+$(O)/Documentation/%.1: Documentation/%.txt tools/perf/perf.c | build-deps
+	@mkdir -p $(@D)
+	@command -v asciidoctor >/dev/null || \
+		{ echo "make: no asciidoctor: apt-get install asciidoctor, or run \`make install\` as root" >&2; exit 1; }
+	sed 's/linkperf:\([a-z0-9-]*\)\[\([0-9]*\)\]/*\1*(\2)/g' $< | \
+		asciidoctor -b manpage -d manpage --failure-level WARN -a mansource=perf \
+		-a manversion=$(PERF_VERSION) -a 'manmanual=perf Manual' -o $@.tmp - && mv $@.tmp $@
+
+man: $(MAN_PAGES)
+
+# The file list and the rules (never over a perf that is not ours) are
+# scripts/install.sh's.
+install: $(PERF) $(MAN_PAGES)
+	@DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' sh scripts/install.sh install $(PERF) $(MAN_PAGES)
+
+uninstall:
+	@DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' sh scripts/install.sh uninstall
+
 demo: build-deps $(PERF)
 	@sh examples/demo.sh
 
@@ -162,6 +191,7 @@ SHELL_SCRIPTS = $(wildcard tools/perf/tests/shell/*.sh) tools/perf/tests/run.sh 
 shellcheck:
 	@sh scripts/install-deps.sh --check
 	shellcheck -s sh $(SHELL_SCRIPTS)
+	shellcheck -s bash tools/perf/perf-completion.bash
 
 clean:
 	rm -rf build build-san build-fuzz tools/perf/perf

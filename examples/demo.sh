@@ -28,6 +28,24 @@ step() {
 	"$@" 2>&1
 }
 
+# make install into a private DESTDIR: what goes where, the man page.
+show_install() {
+	echo
+	echo "== Installed like a real tool: make install (PREFIX=/usr/local) into a DESTDIR"
+	if ! command -v asciidoctor >/dev/null; then
+		echo "(no asciidoctor for the man pages: apt-get install asciidoctor)"
+		return 0
+	fi
+	printf '\n$ make install DESTDIR=%s\n' "$work/root"
+	env -u MAKEFLAGS -u MAKELEVEL make -s -C "$top" install DESTDIR="$work/root" || return 1
+	printf '\n$ MANPATH=%s: man perf-probe | head -n 4\n' "$work/root/usr/local/share/man"
+	MANPATH="$work/root/usr/local/share/man:" MANPAGER=cat MANWIDTH=80 man perf-probe 2>/dev/null |
+		head -n 4
+	printf '\n$ make uninstall DESTDIR=%s\n' "$work/root"
+	env -u MAKEFLAGS -u MAKELEVEL make -s -C "$top" uninstall DESTDIR="$work/root" | tail -n 1
+	echo "(and everything else installed, then DESTDIR is empty again: $(find "$work/root" -type f | wc -l) files)"
+}
+
 echo "== 1. The build host: the example built with debuginfo"
 step gcc -g -O1 -o "$work/app" "$top/examples/app.c" || exit 1
 step "$perf" buildid-list -i "$work/app"
@@ -52,6 +70,7 @@ echo "== 4. The probe comes from the cache alone"
 if [ -z "$live" ]; then
 	echo "(not root or no tracefs: showing the definition only)"
 	step "$perf" probe -x "$work/app" -D "$spec"
+	show_install
 	exit 0
 fi
 step "$perf" probe -x "$work/app" -a "$spec" || exit 1
@@ -68,5 +87,16 @@ else
 fi
 
 echo
-echo "== 6. Clean up"
+echo "== 6. The system perf behind ours records and prints the same event"
+step "$perf" version
+printf '\n$ %s\n' "$perf record -q -e $group:request -o $work/perf.data -- $work/app 3"
+if "$perf" record -q -e "$group:request" -o "$work/perf.data" -- "$work/app" 3 >/dev/null 2>&1; then
+	step "$perf" script -i "$work/perf.data"
+else
+	echo "(no system perf to run perf record here)"
+fi
+
+echo
+echo "== 7. Clean up"
 step "$perf" probe -d "$group:*"
+show_install

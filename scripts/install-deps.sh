@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian packages a make target needs, when missing.
-# Usage: install-deps.sh [--demo] [--test] [--check] [--bench] [--fuzz]
+# Usage: install-deps.sh [--demo] [--test] [--check] [--bench] [--fuzz] [--install]
 # With no option: the build packages (what `make` needs, and clang-format
 # for `make format`); each option adds the packages of its target.
 # As root this runs apt-get; otherwise it prints what to install and fails.
@@ -11,13 +11,17 @@ libtraceevent-dev zlib1g-dev libiberty-dev libcapstone-dev libbpf-dev clang-form
 
 for opt in "$@"; do
 	case "$opt" in
-	# `make demo`: gcc and strip, of the build packages.
-	--demo) ;;
+	# `make demo`: gcc and strip, of the build packages; asciidoctor and
+	# man-db for its make install.
+	--demo) pkgs="$pkgs asciidoctor man-db" ;;
 	# The tests: SDT headers, the system perf to compare with, a real
 	# debuginfod server, a real DWARF+SDT binary, 32-bit compiler support;
 	# C++, Rust and Go compilers for their programs, gdb as the oracle.
 	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
-python3.11-dbg gcc-multilib libc6-dbg g++ clang rustc golang-go gdb" ;;
+python3.11-dbg gcc-multilib libc6-dbg g++ clang rustc golang-go gdb
+asciidoctor man-db bash-completion" ;;
+	# `make install` and `make man`: the man pages are made by asciidoctor.
+	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.
 	--check) pkgs="$pkgs shellcheck" ;;
 	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d.

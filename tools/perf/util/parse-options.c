@@ -213,6 +213,17 @@ static const struct option *find_long(const struct option *options, const char *
 	return nr == 1 ? found : NULL;
 }
 
+void (*parse_options_manual)(const char *cmd);
+
+/* --list-opts: the long options, for shell completion, as perf prints them. */
+static void list_opts(const struct option *options)
+{
+	for (const struct option *opt = options; opt->type != OPTION_END; opt++)
+		if (opt->long_name)
+			printf("--%s ", opt->long_name);
+	putchar('\n');
+}
+
 int parse_options(int argc, const char **argv, const struct option *options,
 		  const char *const usage[], int flags)
 {
@@ -231,8 +242,20 @@ int parse_options(int argc, const char **argv, const struct option *options,
 			i++;
 			break;
 		}
+		if (!strcmp(arg, "--help") && parse_options_manual) {
+			/* "perf NAME [...]": the manual of NAME; returns only when it cannot. */
+			const char *name = usage[0] + (strncmp(usage[0], "perf ", 5) ? 0 : 5);
+			char *cmd = xstrndup(name, strcspn(name, " "));
+
+			parse_options_manual(cmd);
+			free(cmd);
+		}
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
 			print_usage(stdout, usage, options);
+			return -2;
+		}
+		if (!strcmp(arg, "--list-opts")) {
+			list_opts(options);
 			return -2;
 		}
 		if (arg[1] == '-') {

@@ -103,6 +103,15 @@ struct option {
  * error and the usage are printed to stderr and -1 is returned (perf exits
  * with 129 then).  `-h`/`--help` prints the usage to stdout and returns -2.
  */
+/*
+ * `--help` (not `-h`) calls this, when set, with the command's name (the
+ * word after "perf " in usage[0]): it opens the command's manual and returns
+ * only when it cannot; the usage is printed then, as for `-h`.
+ * `--list-opts` prints the long options on one line (for shell completion)
+ * and returns -2 too.
+ */
+extern void (*parse_options_manual)(const char *cmd);
+
 int parse_options(int argc, const char **argv, const struct option *options,
 		  const char *const usage[], int flags);
 

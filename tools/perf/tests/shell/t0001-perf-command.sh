@@ -3,11 +3,19 @@ test_description='perf itself: version, help and the dispatch of commands'
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-test_expect_success 'perf version prints one line and succeeds' '
+test_expect_success 'perf version prints its version and the system perf behind it' '
 	"$PERF" version >out 2>err &&
-	test_line_count = 1 out &&
-	grep -q "^perf version [0-9]" out &&
+	test_line_count = 2 out &&
+	head -n 1 out | grep -q "^perf version [0-9]" &&
+	sed -n 2p out | grep -q "^system perf: " &&
 	! test -s err
+'
+
+test_expect_success SYSTEM_PERF 'perf version names the system perf and its version' '
+	sys=$(PATH=$(dirname "$SYSTEM_PERF"):$PATH command -v perf) &&
+	sysv=$("$sys" version | head -n 1) &&
+	PATH=$(dirname "$SYSTEM_PERF"):$PATH "$PERF" version >out &&
+	grep -qxF "system perf: $sys ($sysv), for the other commands" out
 '
 
 test_expect_success 'perf --version is perf version' '
@@ -38,7 +46,7 @@ test_expect_success 'perf help COMMAND shows the options of that command' '
 
 echo "perf: 'foo' is not a perf-command. See 'perf --help'." >"$TEST_TMP/expect-unknown"
 
-test_expect_success 'an unknown command is named in one line and fails' '
+test_expect_success SYSTEM_PERF 'an unknown command is named in one line and fails' '
 	test_refuses "$PERF" foo &&
 	cmp expect-unknown err
 '
