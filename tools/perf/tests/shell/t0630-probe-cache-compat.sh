@@ -215,6 +215,8 @@ test_expect_success SDT 'a truncated, corrupt or older index is made again, the 
 	idx=$HOME/.debug/.probe-index &&
 	"$PERF" probe -D "%$G:nm" >/dev/null &&
 	cp "$idx" good &&
+	mkdir -p "$HOME/.debug/.build-id/00" &&
+	test_when_finished "rm -f \"$HOME/.debug/.build-id/00/ffffff\"" &&
 	for v in trunc head offsets entries v2 empty; do
 		case $v in
 		trunc) head -c 5000 good >"$idx" ;;
@@ -230,8 +232,7 @@ test_expect_success SDT 'a truncated, corrupt or older index is made again, the 
 		grep -q "^p:$G/nm $TEST_TMP/every/c14app:0x" out &&
 		test_line_count = 0 err &&
 		head -c 19 "$idx" | grep -q "^perf-probe-index 3" || { echo "variant $v" >&2; return 1; }
-	done &&
-	rm -f "$HOME/.debug/.build-id/00/ffffff"
+	done
 '
 
 # buildid-cache -a keeps the distribution's separate debuginfo as `debug`.
