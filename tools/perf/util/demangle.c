@@ -195,12 +195,12 @@ size_t demangle_word_len(const char *s)
 	int depth = 0;
 
 	for (; *p; p++) {
-		if (*p == '\\' && p[1])
+		if (quoted) /* no escapes inside quotes */
+			quoted = *p != '"';
+		else if (*p == '\\' && p[1])
 			p++;
 		else if (*p == '"')
-			quoted = !quoted;
-		else if (quoted)
-			continue;
+			quoted = true;
 		else if (*p == '(' || *p == '<')
 			depth++;
 		else if ((*p == ')' || *p == '>') && depth > 0)
@@ -278,6 +278,46 @@ void demangle_strip_params(char *name)
 			if (i)
 				name[i] = '\0';
 			return;
+		}
+	}
+}
+
+void demangle_quote_name(struct strbuf *sb, const char *name)
+{
+	struct strbuf back = STRBUF_INIT, follow = STRBUF_INIT;
+	bool source;
+	int n;
+	bool as_is;
+
+	/* Read back up to a ';' after it (no '<' left open), one word, and not
+	 * taken for EVENT=, %SDT or 0xADDR. */
+	strbuf_addf(&follow, "%s;", name);
+	n = demangle_scan_name(follow.buf, &back, &source);
+	strbuf_release(&follow);
+	as_is = n >= 0 && (size_t)n == strlen(name) && source &&
+		!strcmp(back.buf ? back.buf : "", name) &&
+		demangle_word_len(name) == strlen(name) && !strchr(name, '=') && name[0] != '%' &&
+		strncmp(name, "0x", 2) && !strpbrk(name, "@+%;\"\\");
+
+	/* A ':' that is not half of a "::" would start a line number. */
+	for (const char *c = name; as_is && (c = strchr(c, ':'));) {
+		if (c[1] != ':')
+			as_is = false;
+		else
+			c += 2;
+	}
+
+	strbuf_release(&back);
+	if (as_is) {
+		strbuf_addstr(sb, name);
+	} else if (!strchr(name, '"')) {
+		strbuf_addf(sb, "\"%s\"", name);
+	} else {
+		/* The first one too: "\\0x..." is no address. */
+		for (const char *p = name; *p; p++) {
+			if (p == name || !isalnum((unsigned char)*p))
+				strbuf_addch(sb, '\\');
+			strbuf_addch(sb, *p);
 		}
 	}
 }

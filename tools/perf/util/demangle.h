@@ -97,4 +97,12 @@ size_t demangle_word_len(const char *s);
 #define DEMANGLE_SCAN_PAREN (-2)
 int demangle_scan_name(const char *p, struct strbuf *name, bool *source);
 
+/*
+ * Append function name @name to @sb in a form demangle_scan_name() reads
+ * back whole, as a source-level name: as it is when it is one
+ * ("shop::Cart::add"), else quoted ("\"a@b\""), else with every other
+ * character than letters and digits escaped.
+ */
+void demangle_quote_name(struct strbuf *sb, const char *name);
+
 #endif

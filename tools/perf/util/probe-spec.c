@@ -105,6 +105,15 @@ static int scan_func_name(const char *p, const char *tok, struct strbuf *name, b
 	return ret < 0 ? semantic_error("%s in '%s'.", why[-ret], tok) : ret;
 }
 
+/* A source-level name: printable ASCII (blanks of signatures included). */
+static bool is_printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return false;
+	return true;
+}
+
 /* A function name or glob: identifiers, '.' (foo.isra.0) and glob characters. */
 static bool is_func_pattern(const char *s)
 {
@@ -552,6 +561,8 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 	int ret;
 
 	head = strbuf_detach(&name, NULL);
+	if (scanned > 0 && *p == '"' && p[headlen] && !strchr("@:+%;", p[headlen]))
+		scanned = semantic_error("'%s' follows the quoted name in '%s'.", p + headlen, tok);
 	if (scanned < 0) {
 		free(head);
 		return scanned;
@@ -572,7 +583,7 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 					     tok);
 		else
 			pp->file = head, head = NULL;
-	} else if (!source && !is_func_pattern(head)) {
+	} else if (source ? !is_printable(head) : !is_func_pattern(head)) {
 		ret = late_error("'%s' is not a valid function name in '%s'.", head, tok);
 	} else {
 		pp->function = head, head = NULL;
@@ -677,9 +688,22 @@ static int parse_point_suffixes(const char *p, const char *q, const char *end, c
 
 static int parse_probe_point_word(const char *tok, struct perf_probe_event *pev)
 {
-	const char *p = tok, *semi = strchr(tok, ';'), *eq = strchr(tok, '=');
+	const char *p = tok, *semi = strchr(tok, ';'), *eq = NULL;
 	const char *colon = strchr(tok, ':');
+	bool quoted = false;
 	int ret;
+
+	/* EVENT= is before a quoted or escaped function name ("a=b"). */
+	for (const char *s = tok; *s && !eq; s++) {
+		if (quoted)
+			quoted = *s != '"';
+		else if (*s == '\\' && s[1])
+			s++;
+		else if (*s == '"')
+			quoted = true;
+		else if (*s == '=')
+			eq = s;
+	}
 
 	if (*p == '%')
 		return parse_sdt_event(p + 1, tok, pev);
@@ -833,7 +857,12 @@ char *synthesize_perf_probe_point(const struct perf_probe_point *pp)
 		return strbuf_detach(&sb, NULL);
 	}
 	if (pp->function) {
-		strbuf_addstr(&sb, pp->function);
+		/* A C function as it is, a C++, Rust or Go one as it reads back. */
+		if (is_func_pattern(pp->function) && strncmp(pp->function, "0x", 2) &&
+		    !(strpbrk(pp->function, "./") && (pp->line || pp->lazy_line)))
+			strbuf_addstr(&sb, pp->function);
+		else
+			demangle_quote_name(&sb, pp->function);
 		if (pp->offset)
 			strbuf_addf(&sb, "+%lu", pp->offset);
 		if (pp->line)

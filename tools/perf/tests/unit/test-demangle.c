@@ -219,9 +219,91 @@ static void test_specs_with_source_names(void)
 	CHECK_STR(pev.point.file, "main.c");
 	clear_perf_probe_event(&pev);
 	CHECK(parse("\"shop::Cart::add", &pev) < 0);
+	CHECK(parse("\"shop::Cart::add\"x", &pev) < 0);
+	CHECK_INT(parse("\"main.handle\":3", &pev), ==, 0);
+	CHECK_STR(pev.point.function, "main.handle");
+	{
+		char *text = synthesize_perf_probe_point(&pev.point);
+
+		CHECK_STR(text, "\"main.handle\":3");
+		free(text);
+	}
+	clear_perf_probe_event(&pev);
+	CHECK(parse("a\\\001b", &pev) < 0);
+	CHECK_INT(parse("\\0x", &pev), ==, 0);
+	CHECK_STR(pev.point.function, "0x");
+	{
+		char *text = synthesize_perf_probe_point(&pev.point);
+
+		CHECK_STR(text, "\"0x\"");
+		free(text);
+	}
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse("ev=\"operator=\"", &pev), ==, 0);
+	CHECK_STR(pev.event, "ev");
+	CHECK_STR(pev.point.function, "operator=");
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse("\"a=b\"", &pev), ==, 0);
+	CHECK_STR(pev.point.function, "a=b");
+	CHECK(!pev.event);
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse("\"a@b\":3", &pev), ==, 0);
+	CHECK_STR(pev.point.function, "a@b");
+	{
+		char *text = synthesize_perf_probe_point(&pev.point);
+
+		CHECK_STR(text, "\"a@b\":3");
+		free(text);
+	}
+	clear_perf_probe_event(&pev);
 	CHECK(parse("shop::Cart::add(int", &pev) < 0);
 }
 
-TESTS(TEST(test_demangles_cxx_and_rust), TEST(test_matches_names_overloads_and_signatures),
+/* What the spec synthesis writes for a name reads back as that name. */
+static void test_names_are_written_back_readable(void)
+{
+	static const char *const names[] = {
+		"handle",
+		"shop::Cart::add",
+		"shop::Cart::add(int, int)",
+		"main.(*Server).poll",
+		"a@b",
+		"a:b",
+		"x\"y:z",
+		"(anonymous namespace)::helper",
+		" fstr",
+		"operator=",
+		"0x10",
+		"%x",
+		"a=\"b",
+		"X<;y",
+		"^<",
+		"\\",
+		"a:::b",
+	};
+	static const char *const quoted[] = { "\"a@b\"", "\"a:b\"", "\\x\\\"y\\:z" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct strbuf out = STRBUF_INIT, back = STRBUF_INIT;
+		bool source;
+		int n;
+
+		demangle_quote_name(&out, names[i]);
+		n = demangle_scan_name(out.buf, &back, &source);
+		CHECK_INT(n, ==, (int)out.len);
+		CHECK_STR(back.buf, names[i]);
+		if (i >= 8)
+			CHECK(strcmp(out.buf, names[i]));
+		if (i >= 4 && i < 7)
+			CHECK_STR(out.buf, quoted[i - 4]);
+		if (i >= 1 && i < 4)
+			CHECK_STR(out.buf, names[i]);
+		strbuf_release(&out);
+		strbuf_release(&back);
+	}
+}
+
+TESTS(TEST(test_names_are_written_back_readable), TEST(test_demangles_cxx_and_rust),
+      TEST(test_matches_names_overloads_and_signatures),
       TEST(test_normalizes_blanks_and_strips_params), TEST(test_event_identifiers),
       TEST(test_scans_source_names_in_specs), TEST(test_specs_with_source_names));
