@@ -275,6 +275,9 @@ int cmd_probe(int argc, const char **argv)
 			   "Look for files with symbols relative to this directory"),
 		OPT_BOOLEAN(0, "bootconfig", &p.bootconfig,
 			    "Output probe definition with bootconfig format"),
+		OPT_BOOLEAN(0, "demangle", &probe_conf.demangle, "Enable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &probe_conf.demangle_kernel,
+			    "Enable kernel symbol demangling"),
 		OPT_END(),
 	};
 

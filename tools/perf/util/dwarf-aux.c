@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/arch-regs.h"
+#include "util/demangle.h"
 #include "util/dwarf-aux.h"
 #include "util/elf-util.h"
 #include "util/strbuf.h"
@@ -22,12 +23,19 @@ const char *dwarf_reg_name(unsigned int num)
 int die_name_match(Dwarf_Die *die, const char *pattern)
 {
 	const char *name = dwarf_diename(die);
+	Dwarf_Attribute attr;
+	const char *linkage;
 
 	if (!name)
 		return 0;
-	if (strpbrk(pattern, "*?["))
-		return !fnmatch(pattern, name, 0);
-	return !strcmp(pattern, name);
+	if (strpbrk(pattern, "*?[") ? !fnmatch(pattern, name, 0) : !strcmp(pattern, name))
+		return 1;
+	/* C++ and Rust: the source name of the function, from its linkage name. */
+	if (!dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) &&
+	    !dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		return 0;
+	linkage = dwarf_formstring(&attr);
+	return linkage && demangle_match(pattern, linkage);
 }
 
 bool die_get_udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *val)
@@ -829,4 +837,41 @@ bool die_block_ops(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t *nop
 	}
 	*nops = n;
 	return true;
+}
+
+char *die_func_qualname(Dwarf_Die *func)
+{
+	struct strbuf sb = STRBUF_INIT;
+	Dwarf_Attribute attr;
+	Dwarf_Die origin, *d = func, *scopes = NULL;
+	const char *linkage = NULL;
+	int n;
+
+	if ((dwarf_attr_integrate(func, DW_AT_linkage_name, &attr) ||
+	     dwarf_attr_integrate(func, DW_AT_MIPS_linkage_name, &attr)))
+		linkage = dwarf_formstring(&attr);
+	if (linkage) {
+		char *name = demangle_sym(linkage, false);
+
+		if (name)
+			return name;
+	}
+	/* The declaration (a method's, inside its class) and its scopes. */
+	while ((dwarf_attr(d, DW_AT_abstract_origin, &attr) ||
+		dwarf_attr(d, DW_AT_specification, &attr)) &&
+	       dwarf_formref_die(&attr, &origin))
+		d = &origin;
+	n = dwarf_getscopes_die(d, &scopes);
+	for (int i = n - 1; i > 0; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name = dwarf_diename(&scopes[i]);
+
+		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
+		    tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+			continue;
+		strbuf_addf(&sb, "%s::", name ? name : "(anonymous namespace)");
+	}
+	free(scopes);
+	strbuf_addstr(&sb, die_func_name(func));
+	return strbuf_detach(&sb, NULL);
 }

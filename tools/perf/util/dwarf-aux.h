@@ -95,6 +95,14 @@ Dwarf_Die *die_cu_of_addr(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu);
 /* The name of function or inlined instance @func, "" when it has none. */
 const char *die_func_name(Dwarf_Die *func);
 
+/*
+ * The source-level name of @func, a new string: its linkage name
+ * demangled ("shop::Cart::add", "app::server::handle"), else its name
+ * inside its namespaces, classes and structures, else its name
+ * (die_func_name(); a C or Go function).
+ */
+char *die_func_qualname(Dwarf_Die *func);
+
 /* The entry of @func in *@addr: its entry pc, low pc, or its first range. */
 bool die_func_entry(Dwarf_Die *func, Dwarf_Addr *addr);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "util/debug.h"
+#include "util/demangle.h"
 #include "util/debuginfo.h"
 #include "util/go-return.h"
 #include "util/probe-cache.h"
@@ -48,8 +49,10 @@ static char *default_group(const struct probe_target *t)
 /*
  * The one naming rule of perf probe events: EVENT of "EVENT=" as given;
  * else "abs_<addr>" for 0xADDR; else @base (the name of the function the
- * stage placed the probe in) up to a symbol version '@', with every
- * non-identifier character as '_', and "_L<N>" for FUNC:N.  "__return"
+ * stage placed the probe in; a C++ or Rust symbol demangled) up to a
+ * symbol version '@', in identifier characters (demangle_to_ident():
+ * "shop::Cart::add" -> "shop_Cart_add", at most 64 characters with the
+ * suffixes, a longer one cut and hashed), and "_L<N>" for FUNC:N.  "__return"
  * follows for return probes, a given name included, as perf does.
  */
 static char *probe_event_name(const struct perf_probe_event *pev, const char *base)
@@ -62,10 +65,21 @@ static char *probe_event_name(const struct perf_probe_event *pev, const char *ba
 	} else if (!pp->function && !pp->file) {
 		strbuf_addf(&sb, "abs_%" PRIx64, pp->abs_address);
 	} else {
-		for (const char *name = base ? base : ""; *name && *name != '@'; name++)
-			strbuf_addch(&sb, is_ident_char(*name) ? *name : '_');
+		char suffix[32] = "";
+		/* A mangled name as written keeps it (perf's name). */
+		bool as_written = base && pp->function && !strcmp(base, pp->function);
+		char *name = demangle_display(base ? base : "", !as_written);
+
 		if (pp->function && pp->line)
-			strbuf_addf(&sb, "_L%d", pp->line);
+			snprintf(suffix, sizeof(suffix), "_L%d", pp->line);
+		/* A C++ signature names the function, not its parameters. */
+		demangle_strip_params(name);
+		name[strcspn(name, "@")] = '\0';
+		demangle_to_ident(&sb, name,
+				  MAX_EVENT_NAME_LEN - strlen(suffix) -
+					  (pp->retprobe ? strlen("__return") : 0));
+		strbuf_addstr(&sb, suffix);
+		free(name);
 	}
 	if (pp->retprobe)
 		strbuf_addstr(&sb, "__return");
@@ -1002,11 +1016,14 @@ static void print_added_event(const struct probe_trace_event *tev,
 {
 	struct perf_probe_point pp = pev->point;
 	struct strbuf args = STRBUF_INIT;
-	char *point;
+	char *point, *shown = NULL;
 
 	/* A glob or an alias shows the function actually probed. */
 	if (pp.function && tev->point.realname && strpbrk(pp.function, "*?["))
 		pp.function = tev->point.realname;
+	/* A C++ or Rust symbol by its source name. */
+	if (pp.function && probe_conf_demangle(tev->uprobes))
+		pp.function = shown = demangle_display(pp.function, true);
 	if (pev->sdt) { /* perf shows the marker's own name: "%foo__bar" */
 		struct strbuf sb = STRBUF_INIT;
 
@@ -1022,6 +1039,7 @@ static void print_added_event(const struct probe_trace_event *tev,
 	}
 	probe_event__print_line(stderr, tev->group, tev->event, point, tev->point.module, args.buf);
 	free(point);
+	free(shown);
 	strbuf_release(&args);
 }
 

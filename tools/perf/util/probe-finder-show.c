@@ -10,6 +10,7 @@
 
 #include "util/debug.h"
 #include "util/debuginfo.h"
+#include "util/demangle.h"
 #include "util/dwarf-aux.h"
 #include "util/probe-finder-show.h"
 #include "util/probe-finder.h"
@@ -96,9 +97,11 @@ static void show_place_vars(struct debuginfo *dbg, struct probe_place *place,
 	Dwarf_Addr entry = place->addr;
 	int n = probe_place__scopes(place, &scopes);
 
+	char *fname = die_func_qualname(&place->real);
+
 	die_func_entry(&place->real, &entry);
-	printf("\t@<%s+%" PRIu64 ">\n", die_func_name(&place->real),
-	       (uint64_t)(place->addr - entry));
+	printf("\t@<%s+%" PRIu64 ">\n", fname, (uint64_t)(place->addr - entry));
+	free(fname);
 	for (int i = 0; i < n; i++) {
 		bool cu = i == n - 1;
 
@@ -135,7 +138,12 @@ static char *vars_point_name(const struct perf_probe_point *pp)
 		strbuf_addf(&sb, "@%s:%d", pp->file, pp->line);
 		return strbuf_detach(&sb, NULL);
 	}
-	strbuf_addstr(&sb, pp->function);
+	{
+		char *shown = demangle_display(pp->function, true);
+
+		strbuf_addstr(&sb, shown);
+		free(shown);
+	}
 	if (pp->file)
 		strbuf_addf(&sb, "@%s", pp->file);
 	if (pp->line)
@@ -445,8 +453,11 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		{
 			char *shown = shown_source_path(&f->cu, path, real);
 
-			printf("<%s@%s:%d>\n", func, shown, start);
+			char *fname = demangle_display(func, true);
+
+			printf("<%s@%s:%d>\n", fname, shown, start);
 			free(shown);
+			free(fname);
 		}
 		ret = print_lines(real, code, nlines, decl + start, end, decl);
 		free(code);
@@ -496,7 +507,12 @@ char *debuginfo__probe_point_name(struct debuginfo *dbg, uint64_t addr)
 		return NULL;
 	file = die_decl_file(&func);
 	dwarf_decl_line(&func, &decl);
-	strbuf_addstr(&sb, die_func_name(&func));
+	{
+		char *fname = die_func_qualname(&func);
+
+		strbuf_addstr(&sb, fname);
+		free(fname);
+	}
 	line = addr == entry ? NULL : dwarf_getsrc_die(&cu, addr);
 	if (line && !dwarf_lineno(line, &ln) && ln > decl)
 		strbuf_addf(&sb, ":%d", ln - decl);

@@ -19,6 +19,7 @@
 
 #include "util/debug.h"
 #include "util/debuginfo.h"
+#include "util/demangle.h"
 #include "util/dwarf-aux.h"
 #include "util/dwarf-fetcharg.h"
 #include "util/probe-finder.h"
@@ -177,11 +178,17 @@ static int match_cu_functions(Dwarf_Die *cu, void *arg)
 	return 0;
 }
 
-/* Is symbol @name the function @pattern, perhaps with a version ("f@@V1")? */
+/*
+ * Is symbol @name the function @pattern, perhaps with a version ("f@@V1"),
+ * or its demangled name?
+ */
 static bool symbol_is(const char *name, const char *pattern, size_t len)
 {
-	return name && name[0] == pattern[0] && !strncmp(name, pattern, len) &&
-	       (name[len] == '\0' || name[len] == '@');
+	if (name && name[0] == pattern[0] && !strncmp(name, pattern, len) &&
+	    (name[len] == '\0' || name[len] == '@'))
+		return true;
+	/* A C++ or Rust function by its source name or signature. */
+	return name && name[0] == '_' && demangle_match(pattern, name);
 }
 
 /*
@@ -948,7 +955,12 @@ static int place_trace_event(struct debuginfo *dbg, const struct perf_probe_even
 			     struct probe_trace_event *tev, const char **missing)
 {
 	tev->point.address = place->addr;
-	tev->point.realname = xstrdup(place->name);
+	/* C++ and Rust functions by their qualified names. */
+	tev->point.realname = die_func_qualname(&place->func);
+	if (!strcmp(tev->point.realname, die_func_name(&place->func))) {
+		free(tev->point.realname);
+		tev->point.realname = xstrdup(place->name);
+	}
 	tev->point.retprobe = pev->point.retprobe;
 	return convert_args(dbg, pev, place, opts, tev, missing);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/debug.h"
+#include "util/demangle.h"
 #include "util/debuginfo.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
@@ -98,8 +99,14 @@ static char *uprobe_point_name(const struct probe_trace_point *tp, struct list_c
 	found = ctx->syms && !symbol_elf__offset_to_vaddr(ctx->syms, tp->offset, &vaddr);
 	name = found && ctx->dbg ? debuginfo__probe_point_name(ctx->dbg, vaddr) : NULL;
 	if (name) {
-		size_t fn = strcspn(name, ":@");
+		/* FUNC[:RLN][@SRC]; a C++ or Rust FUNC has colons of its own. */
 		char *at = strchr(name, '@');
+		size_t fn = at ? (size_t)(at - name) : strlen(name);
+		char *colon = memrchr(name, ':', fn);
+
+		if (colon && colon > name && colon[-1] != ':' && colon + 1 < name + fn &&
+		    strspn(colon + 1, "0123456789") == (size_t)(name + fn - colon - 1))
+			fn = colon - name;
 
 		strbuf_add(&sb, name, fn);
 		if (tp->retprobe)
@@ -117,8 +124,12 @@ static char *uprobe_point_name(const struct probe_trace_point *tp, struct list_c
 		sym = symbol_elf__find_addr(ctx->syms, vaddr);
 	if (sym) {
 		const char *at = strchr(sym->name, '@');
+		char *bare = xstrndup(sym->name, at ? (size_t)(at - sym->name) : strlen(sym->name));
+		char *shown = demangle_display(bare, probe_conf_demangle(true));
 
-		strbuf_add(&sb, sym->name, at ? (size_t)(at - sym->name) : strlen(sym->name));
+		strbuf_addstr(&sb, shown);
+		free(shown);
+		free(bare);
 		if (vaddr != sym->addr)
 			strbuf_addf(&sb, "+%" PRIu64, vaddr - sym->addr);
 	} else {
@@ -381,7 +392,7 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 	if (!ret)
 		ret = probe_target__symbols(&t);
 	if (!ret) {
-		nr = symbol_elf__func_names(t.syms, sf, &names);
+		nr = symbol_elf__func_names(t.syms, sf, probe_conf_demangle(user), &names);
 		for (int i = 0; i < nr; i++) {
 			printf("%s\n", names[i]);
 			free(names[i]);
@@ -458,35 +469,45 @@ int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, 
 int show_line_range(const char *spec, const char *target, bool user)
 {
 	struct perf_probe_event pev = { .uprobes = user, .target = (char *)target };
-	char *head = xstrdup(spec), *colon, *at, *func = NULL, *file = NULL;
+	struct strbuf name = STRBUF_INIT;
+	char *head, *func = NULL, *file = NULL;
+	const char *p;
 	struct probe_target t;
 	struct debuginfo *dbg = NULL;
 	long start = 0, end = -1;
-	int ret;
+	bool source;
+	/* FUNC may be a C++, Rust or Go name ("shop::Cart::add(int):2"). */
+	int ret = demangle_scan_name(spec, &name, &source);
 
-	colon = strchr(head, ':');
-	if (colon) {
+	head = strbuf_detach(&name, NULL);
+	p = ret < 0 ? "" : spec + ret;
+	if (ret >= 0 && *p == '@') {
+		size_t n = strcspn(p + 1, ":");
+
+		file = xstrndup(p + 1, n);
+		p += 1 + n;
+	}
+	if (ret >= 0 && *p == ':') {
+		const char *colon = p + 1;
 		char *e;
 
-		*colon++ = '\0';
 		start = strtol(colon, &e, 10);
 		if (*e == '-')
 			end = strtol(e + 1, &e, 10);
 		else if (*e == '+')
 			end = start + strtol(e + 1, &e, 10) - 1;
-		if (e == colon || *e || (end >= 0 && end < start)) {
-			semantic_error("'%s' is not a valid line range.", spec);
-			free(head);
-			return -EINVAL;
-		}
+		if (e == colon || (end >= 0 && end < start))
+			ret = -1;
+		p = e;
 	}
-	at = strchr(head, '@');
-	if (at) {
-		*at++ = '\0';
-		file = at;
+	if (ret < 0 || *p) {
+		semantic_error("'%s' is not a valid line range.", spec);
+		free(head);
+		free(file);
+		return -EINVAL;
 	}
-	if (!at && strpbrk(head, "./"))
-		file = head;
+	if (!file && !source && strpbrk(head, "./"))
+		file = head, head = NULL;
 	else
 		func = head;
 	ret = open_target_debuginfo(&pev, &t, &dbg);
@@ -496,5 +517,6 @@ int show_line_range(const char *spec, const char *target, bool user)
 		probe_target__clear(&t);
 	}
 	free(head);
+	free(file);
 	return ret;
 }

@@ -17,6 +17,7 @@
 
 #include "util/arch-regs.h"
 #include "util/debug.h"
+#include "util/demangle.h"
 #include "util/probe-spec.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -92,6 +93,27 @@ static bool is_event_glob(const char *s, size_t n)
 	return true;
 }
 
+/* The function name at @p of point @tok (demangle_scan_name()). */
+static int scan_func_name(const char *p, const char *tok, struct strbuf *name, bool *source)
+{
+	static const char *const why[] = {
+		[-DEMANGLE_SCAN_QUOTE] = "Unbalanced quote",
+		[-DEMANGLE_SCAN_PAREN] = "Unbalanced parenthesis",
+	};
+	int ret = demangle_scan_name(p, name, source);
+
+	return ret < 0 ? semantic_error("%s in '%s'.", why[-ret], tok) : ret;
+}
+
+/* A source-level name: printable ASCII (blanks of signatures included). */
+static bool is_printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return false;
+	return true;
+}
+
 /* A function name or glob: identifiers, '.' (foo.isra.0) and glob characters. */
 static bool is_func_pattern(const char *s)
 {
@@ -120,7 +142,7 @@ static char **split_words(const char *str, int *argc)
 			str++;
 		if (!*str)
 			break;
-		len = strcspn(str, " \t\n");
+		len = n ? strcspn(str, " \t\n") : demangle_word_len(str);
 		ALLOC_GROW(argv, n + 2, alloc);
 		argv[n++] = xstrndup(str, len);
 		argv[n] = NULL;
@@ -513,18 +535,69 @@ static int parse_abs_address(const char *p, const char *tok, struct perf_probe_p
 	return semantic_error("Invalid absolute address '%s' in '%s'.", p, tok);
 }
 
-/* FUNC[@SRC][:RLN|+OFFS|%return|;PTN] or SRC:ALN or SRC;PTN at @p. */
+static int parse_point_suffixes(const char *p, const char *q, const char *end, const char *lazy,
+				const char *tok, struct perf_probe_point *pp, bool func,
+				size_t headlen, bool *has_line_out, bool *has_offset_out);
+
+/*
+ * FUNC[@SRC][:RLN|+OFFS|%return|;PTN] or SRC:ALN or SRC;PTN at @p.  FUNC
+ * may be a source-level name: "shop::Cart::add", "\"NAME\"",
+ * "shop\\:\\:Cart\\:\\:add", "shop::Cart::add(int)", "main.(*Server).poll"
+ * (scan_func_name()).
+ */
 static int parse_probe_location(const char *p, const char *tok, struct perf_probe_point *pp)
 {
-	const char *lazy = strchr(p, ';');
+	struct strbuf name = STRBUF_INIT;
+	bool source;
+	int scanned = scan_func_name(p, tok, &name, &source);
+	size_t headlen = scanned > 0 ? (size_t)scanned : 0;
+	const char *lazy = strchr(p + headlen, ';');
 	const char *end = lazy ? lazy : p + strlen(p);
-	size_t headlen = strcspn(p, "@:+%;");
 	bool has_line = false, has_offset = false;
 	/* perf refuses a bad SRC:LINE at once, a bad FUNC... only later. */
-	bool func = headlen && !memchr(p, '.', headlen) && !memchr(p, '/', headlen);
+	bool func = headlen && (source || (!memchr(p, '.', headlen) && !memchr(p, '/', headlen)));
 	const char *q = p + headlen;
 	char *head;
 	int ret;
+
+	head = strbuf_detach(&name, NULL);
+	if (scanned > 0 && *p == '"' && p[headlen] && !strchr("@:+%;", p[headlen]))
+		scanned = semantic_error("'%s' follows the quoted name in '%s'.", p + headlen, tok);
+	if (scanned < 0) {
+		free(head);
+		return scanned;
+	}
+	ret = parse_point_suffixes(p, q, end, lazy, tok, pp, func, headlen, &has_line, &has_offset);
+	if (ret) {
+		free(head);
+		return ret;
+	}
+	ret = 0;
+	if (!*head) {
+		ret = semantic_error("No function or source file name in '%s'.", tok);
+	} else if (!source && !pp->file && strpbrk(head, "./") && (has_line || pp->lazy_line)) {
+		/* SRC:ALN or SRC;PTN */
+		if (!pp->line && !pp->lazy_line)
+			ret = semantic_error("File always requires line number or lazy pattern: "
+					     "'%s'.",
+					     tok);
+		else
+			pp->file = head, head = NULL;
+	} else if (source ? !is_printable(head) : !is_func_pattern(head)) {
+		ret = late_error("'%s' is not a valid function name in '%s'.", head, tok);
+	} else {
+		pp->function = head, head = NULL;
+	}
+	free(head);
+	return ret;
+}
+
+/* The @, :, +, % and ; parts of a point after its head, from @q to @end. */
+static int parse_point_suffixes(const char *p, const char *q, const char *end, const char *lazy,
+				const char *tok, struct perf_probe_point *pp, bool func,
+				size_t headlen, bool *has_line_out, bool *has_offset_out)
+{
+	bool has_line = false, has_offset = false;
 
 	while (q < end) {
 		char c = *q++;
@@ -608,33 +681,29 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 		return semantic_error("Lazy pattern can't be used with offset in '%s'.", tok);
 	if (pp->lazy_line && has_line)
 		return semantic_error("Lazy pattern can't be used with line number in '%s'.", tok);
-
-	head = xstrndup(p, headlen);
-	ret = 0;
-	if (!*head) {
-		ret = semantic_error("No function or source file name in '%s'.", tok);
-	} else if (!pp->file && strpbrk(head, "./") && (has_line || pp->lazy_line)) {
-		/* SRC:ALN or SRC;PTN */
-		if (!pp->line && !pp->lazy_line)
-			ret = semantic_error("File always requires line number or lazy pattern: "
-					     "'%s'.",
-					     tok);
-		else
-			pp->file = head, head = NULL;
-	} else if (!is_func_pattern(head)) {
-		ret = late_error("'%s' is not a valid function name in '%s'.", head, tok);
-	} else {
-		pp->function = head, head = NULL;
-	}
-	free(head);
-	return ret;
+	*has_line_out = has_line;
+	*has_offset_out = has_offset;
+	return 0;
 }
 
 static int parse_probe_point_word(const char *tok, struct perf_probe_event *pev)
 {
-	const char *p = tok, *semi = strchr(tok, ';'), *eq = strchr(tok, '=');
+	const char *p = tok, *semi = strchr(tok, ';'), *eq = NULL;
 	const char *colon = strchr(tok, ':');
+	bool quoted = false;
 	int ret;
+
+	/* EVENT= is before a quoted or escaped function name ("a=b"). */
+	for (const char *s = tok; *s && !eq; s++) {
+		if (quoted)
+			quoted = *s != '"';
+		else if (*s == '\\' && s[1])
+			s++;
+		else if (*s == '"')
+			quoted = true;
+		else if (*s == '=')
+			eq = s;
+	}
 
 	if (*p == '%')
 		return parse_sdt_event(p + 1, tok, pev);
@@ -788,7 +857,12 @@ char *synthesize_perf_probe_point(const struct perf_probe_point *pp)
 		return strbuf_detach(&sb, NULL);
 	}
 	if (pp->function) {
-		strbuf_addstr(&sb, pp->function);
+		/* A C function as it is, a C++, Rust or Go one as it reads back. */
+		if (is_func_pattern(pp->function) && strncmp(pp->function, "0x", 2) &&
+		    !(strpbrk(pp->function, "./") && (pp->line || pp->lazy_line)))
+			strbuf_addstr(&sb, pp->function);
+		else
+			demangle_quote_name(&sb, pp->function);
 		if (pp->offset)
 			strbuf_addf(&sb, "+%lu", pp->offset);
 		if (pp->line)

@@ -22,7 +22,7 @@
 #include "util/symbol-elf.h"
 #include "util/util.h"
 
-struct probe_conf probe_conf = { .max_probes = MAX_PROBES };
+struct probe_conf probe_conf = { .max_probes = MAX_PROBES, .demangle = true };
 
 void probe_target__clear(struct probe_target *t)
 {

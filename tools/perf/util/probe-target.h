@@ -28,16 +28,21 @@ struct symbol_elf;
 
 /* The settings of one perf probe command, from its options. */
 struct probe_conf {
-	const char *vmlinux; /* -k: resolve kernel symbols in this file */
-	int max_probes;	     /* --max-probes: places one spec may resolve to */
-	bool force_add;	     /* -f: take numbered names for taken ones */
-	bool dry_run;	     /* -n: resolve and check, write nothing */
-	bool cache;	     /* --cache: keep what is resolved in the probe cache */
-	bool no_inlines;     /* --no-inlines: not the inlined instances */
-	const char *source;  /* -s: the directory of the source files */
-	const char *symfs;   /* --symfs: the sysroot symbols and debuginfo are read under */
-	bool bootconfig;     /* --bootconfig: -D prints bootconfig (kprobes only) */
+	const char *vmlinux;  /* -k: resolve kernel symbols in this file */
+	int max_probes;	      /* --max-probes: places one spec may resolve to */
+	bool force_add;	      /* -f: take numbered names for taken ones */
+	bool dry_run;	      /* -n: resolve and check, write nothing */
+	bool cache;	      /* --cache: keep what is resolved in the probe cache */
+	bool no_inlines;      /* --no-inlines: not the inlined instances */
+	const char *source;   /* -s: the directory of the source files */
+	const char *symfs;    /* --symfs: the sysroot symbols and debuginfo are read under */
+	bool bootconfig;      /* --bootconfig: -D prints bootconfig (kprobes only) */
+	bool demangle;	      /* --[no-]demangle: show user-space C++/Rust names demangled */
+	bool demangle_kernel; /* --demangle-kernel: kernel names too */
 };
+
+/* Are the names of @uprobes (else kernel) targets shown demangled? */
+#define probe_conf_demangle(uprobes) ((uprobes) ? probe_conf.demangle : probe_conf.demangle_kernel)
 extern struct probe_conf probe_conf;
 
 #define MAX_PROBES 128

@@ -14,6 +14,7 @@
 
 #include "util/build-id.h"
 #include "util/debug.h"
+#include "util/demangle.h"
 #include "util/elf-util.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
@@ -451,7 +452,8 @@ static bool symbol_answers_to(const struct elf_symbol *sym, const char *name)
 	size_t len = strlen(name);
 
 	if (strncmp(sym->name, name, len))
-		return false;
+		/* A C++ or Rust function by its source name or signature. */
+		return !sym->plt && elf_symbol__is_function(sym) && demangle_match(name, sym->name);
 	if (!sym->name[len])
 		return true;
 	if (sym->plt)
@@ -500,7 +502,7 @@ int symbol_elf__find_glob(const struct symbol_elf *se, const char *pattern,
 	for (int i = 0; i < se->nr_syms; i++) {
 		const struct elf_symbol *s = &se->syms[i];
 
-		if (!elf_symbol__is_function(s) || fnmatch(pattern, s->name, 0))
+		if (!elf_symbol__is_function(s) || !demangle_match(pattern, s->name))
 			continue;
 		if (nr && (*out)[nr - 1]->addr == s->addr)
 			continue;
@@ -675,14 +677,19 @@ int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbo
 }
 
 int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
-			   char ***names)
+			   bool demangle, char ***names)
 {
 	char **v = xmalloc((se->nr_syms + 1) * sizeof(*v));
 	int nr = 0;
 
-	for (int i = 0; i < se->nr_syms; i++)
-		if (strfilter__compare(filter, se->syms[i].name))
-			v[nr++] = xstrdup(se->syms[i].name);
+	for (int i = 0; i < se->nr_syms; i++) {
+		char *name = demangle_display(se->syms[i].name, demangle);
+
+		if (strfilter__compare(filter, name))
+			v[nr++] = name;
+		else
+			free(name);
+	}
 	qsort(v, nr, sizeof(*v), strcmp_ptr);
 	*names = v;
 	return nr;

@@ -5,13 +5,14 @@
 /*
  * The symbols of an ELF file (libelf), its PT_LOAD layout for turning
  * virtual addresses into the file offsets uprobes take, and the kernel's
- * symbols (/proc/kallsyms or a vmlinux) for kprobes' SYMBOL+OFFS.
+ * symbols (/proc/kallsyms or a vmlinux) for kprobes' SYMBOL+OFFS.  A name
+ * looked up may be a C++ or Rust source name (demangle_match()).
  *
  * Owns: symbol tables and where a probe on a symbol lands (struct
  * symbol_elf_place: plain values; building a probe from them is
  * probe-event's business).  It knows no probe types.
  * May call: elf-util (open, sections, PT_LOAD conversions), build-id
- * (separate debug files), strfilter, util, strbuf, debug.
+ * (separate debug files), demangle, strfilter, util, strbuf, debug.
  */
 
 #include <gelf.h>
@@ -201,12 +202,13 @@ int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbo
 
 /*
  * The names `perf probe -F` prints: every symbol passing @filter (NULL:
- * all; perf's default is STRFILTER_DEFAULT_FUNCS), sorted by strcmp, one
+ * all; perf's default is STRFILTER_DEFAULT_FUNCS), with @demangle C++ and
+ * Rust symbols by their demangled names (filtered so), sorted by strcmp, one
  * line per symbol: a name defined at several addresses is listed once for
  * each, aliases each under their name.  Returns the count and a new array
  * of new strings in *@names (free both), or -errno.
  */
 int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
-			   char ***names);
+			   bool demangle, char ***names);
 
 #endif

@@ -193,7 +193,7 @@ static void test_the_funcs_list_is_sorted_and_filtered(void)
 
 	if (!se)
 		return;
-	nr = symbol_elf__func_names(se, filter, &names);
+	nr = symbol_elf__func_names(se, filter, false, &names);
 	CHECK(nr > 0);
 	for (int i = 0; i < nr; i++) {
 		CHECK(names[i][0] != '_');
@@ -208,7 +208,7 @@ static void test_the_funcs_list_is_sorted_and_filtered(void)
 	CHECK(found);
 	/* Without a filter the PLT entries of our libc calls show. */
 	found = false;
-	nr = symbol_elf__func_names(se, NULL, &names);
+	nr = symbol_elf__func_names(se, NULL, false, &names);
 	for (int i = 0; i < nr; i++) {
 		found |= !strcmp(names[i], "fopen@plt");
 		free(names[i]);

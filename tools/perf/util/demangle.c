@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Source-level names of functions (see demangle.h).  The demangling is
+ * libiberty's; here is only the choice of its options and the matching.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libiberty/demangle.h>
+
+#include "util/alloc.h"
+#include "util/demangle.h"
+#include "util/strbuf.h"
+
+static bool ident_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+char *demangle_sym(const char *sym, bool params)
+{
+	int opts = DMGL_ANSI | (params ? DMGL_PARAMS : 0);
+	char *d;
+
+	if (!sym || (strncmp(sym, "_Z", 2) && strncmp(sym, "_R", 2)))
+		return NULL;
+	d = cplus_demangle(sym, opts);
+	if (!d)
+		return NULL;
+	/* Our allocator's string, not libiberty's. */
+	char *ret = xstrdup(d);
+
+	free(d);
+	return ret;
+}
+
+char *demangle_display(const char *sym, bool demangle)
+{
+	char *d = demangle ? demangle_sym(sym, false) : NULL;
+
+	return d ? d : xstrdup(sym);
+}
+
+bool demangle_is_glob(const char *pattern)
+{
+	return strpbrk(pattern, "*?[") != NULL;
+}
+
+char *demangle_normalize(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = name; *p; p++) {
+		if (!isspace((unsigned char)*p)) {
+			strbuf_addch(&sb, *p);
+			continue;
+		}
+		while (isspace((unsigned char)p[1]))
+			p++;
+		if (sb.len && ident_char((unsigned char)sb.buf[sb.len - 1]) &&
+		    ident_char((unsigned char)p[1]))
+			strbuf_addch(&sb, ' ');
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The first '(' of @s outside <...>, or NULL. */
+static const char *params_start(const char *s)
+{
+	int angle = 0;
+
+	for (; *s; s++) {
+		if (!strncmp(s, "(anonymous namespace)", 21))
+			s += 20;
+		else if (*s == '<')
+			angle++;
+		else if (*s == '>' && angle)
+			angle--;
+		else if (*s == '(' && !angle)
+			return s;
+	}
+	return NULL;
+}
+
+bool demangle_is_source_name(const char *pattern)
+{
+	return strstr(pattern, "::") || strchr(pattern, '<') || params_start(pattern);
+}
+
+static bool name_is(const char *pattern, const char *name)
+{
+	if (demangle_is_glob(pattern))
+		return !fnmatch(pattern, name, 0);
+	return !strcmp(pattern, name);
+}
+
+bool demangle_match(const char *pattern, const char *sym)
+{
+	char *d, *want, *have;
+	const char *from;
+	bool ok;
+
+	if (!pattern || !sym)
+		return false;
+	if (name_is(pattern, sym))
+		return true;
+	if (strncmp(sym, "_Z", 2) && strncmp(sym, "_R", 2))
+		return false;
+	if (!params_start(pattern)) {
+		d = demangle_sym(sym, false);
+		ok = d && name_is(pattern, d);
+		free(d);
+		return ok;
+	}
+	/* A signature: from the name on (a template's return type comes first). */
+	d = demangle_sym(sym, true);
+	have = NULL;
+	if (d) {
+		char *base = demangle_sym(sym, false);
+
+		from = base ? strstr(d, base) : NULL;
+		have = demangle_normalize(from ? from : d);
+		free(base);
+	}
+	want = demangle_normalize(pattern);
+	ok = have && name_is(want, have);
+	free(want);
+	free(have);
+	free(d);
+	return ok;
+}
+
+/* FNV-1a, 32 bits. */
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+void demangle_to_ident(struct strbuf *out, const char *name, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool plain = true;
+
+	for (const char *p = name; *p; p++)
+		plain &= ident_char((unsigned char)*p);
+	if (plain) {
+		strbuf_addstr(&sb, name);
+	} else {
+		bool gap = false;
+
+		for (const char *p = name; *p; p++) {
+			if (!ident_char((unsigned char)*p)) {
+				gap = true;
+				continue;
+			}
+			if (gap && sb.len)
+				strbuf_addch(&sb, '_');
+			gap = false;
+			strbuf_addch(&sb, *p);
+		}
+	}
+	if (sb.len && isdigit((unsigned char)sb.buf[0])) {
+		struct strbuf tmp = STRBUF_INIT;
+
+		strbuf_addch(&tmp, '_');
+		strbuf_addstr(&tmp, sb.buf);
+		strbuf_release(&sb);
+		sb = tmp;
+	}
+	if (max > 9 && sb.len > max) {
+		size_t cut = max - 9;
+
+		while (cut > 1 && sb.buf[cut - 1] == '_')
+			cut--;
+		sb.buf[cut] = '\0';
+		strbuf_addstr(out, sb.buf);
+		strbuf_addf(out, "_%08x", name_hash(name));
+	} else {
+		strbuf_addstr(out, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+size_t demangle_word_len(const char *s)
+{
+	const char *p = s;
+	bool quoted = false;
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (quoted) /* no escapes inside quotes */
+			quoted = *p != '"';
+		else if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '"')
+			quoted = true;
+		else if (*p == '(' || *p == '<')
+			depth++;
+		else if ((*p == ')' || *p == '>') && depth > 0)
+			depth--;
+		else if (!depth && strchr(" \t\n", *p))
+			break;
+	}
+	return p - s;
+}
+
+int demangle_scan_name(const char *p, struct strbuf *name, bool *source)
+{
+	const char *s = p;
+	int paren = 0, angle = 0;
+
+	*source = false;
+	if (*s == '"') {
+		const char *close = strchr(s + 1, '"');
+
+		if (!close)
+			return DEMANGLE_SCAN_QUOTE;
+		strbuf_add(name, s + 1, close - s - 1);
+		*source = true;
+		return close + 1 - p;
+	}
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			strbuf_addch(name, *++s);
+			*source = true;
+			continue;
+		}
+		if (*s == '"')
+			return DEMANGLE_SCAN_QUOTE;
+		if (*s == '(' || *s == ')' || *s == '<' || *s == '>')
+			*source = true;
+		if (*s == '(') {
+			paren++;
+		} else if (*s == ')') {
+			if (!paren--)
+				return DEMANGLE_SCAN_PAREN;
+		} else if (*s == '<') {
+			angle++;
+		} else if (*s == '>' && angle) {
+			angle--;
+		} else if (!paren && !angle) {
+			if (s[0] == ':' && s[1] == ':') {
+				strbuf_addstr(name, "::");
+				s++;
+				*source = true;
+				continue;
+			}
+			if (strchr("@:+%;", *s))
+				break;
+		}
+		strbuf_addch(name, *s);
+	}
+	if (paren)
+		return DEMANGLE_SCAN_PAREN;
+	return s - p;
+}
+
+void demangle_strip_params(char *name)
+{
+	size_t n = strlen(name);
+	int depth = 0;
+
+	if (n > 6 && !strcmp(name + n - 6, " const"))
+		n -= 6;
+	if (!n || name[n - 1] != ')')
+		return;
+	for (size_t i = n; i-- > 0;) {
+		if (name[i] == ')')
+			depth++;
+		else if (name[i] == '(' && !--depth) {
+			if (i)
+				name[i] = '\0';
+			return;
+		}
+	}
+}
+
+void demangle_quote_name(struct strbuf *sb, const char *name)
+{
+	struct strbuf back = STRBUF_INIT, follow = STRBUF_INIT;
+	bool source;
+	int n;
+	bool as_is;
+
+	/* Read back up to a ';' after it (no '<' left open), one word, and not
+	 * taken for EVENT=, %SDT or 0xADDR. */
+	strbuf_addf(&follow, "%s;", name);
+	n = demangle_scan_name(follow.buf, &back, &source);
+	strbuf_release(&follow);
+	as_is = n >= 0 && (size_t)n == strlen(name) && source &&
+		!strcmp(back.buf ? back.buf : "", name) &&
+		demangle_word_len(name) == strlen(name) && !strchr(name, '=') && name[0] != '%' &&
+		strncmp(name, "0x", 2) && !strpbrk(name, "@+%;\"\\");
+
+	/* A ':' that is not half of a "::" would start a line number. */
+	for (const char *c = name; as_is && (c = strchr(c, ':'));) {
+		if (c[1] != ':')
+			as_is = false;
+		else
+			c += 2;
+	}
+
+	strbuf_release(&back);
+	if (as_is) {
+		strbuf_addstr(sb, name);
+	} else if (!strchr(name, '"')) {
+		strbuf_addf(sb, "\"%s\"", name);
+	} else {
+		/* The first one too: "\\0x..." is no address. */
+		for (const char *p = name; *p; p++) {
+			if (p == name || !isalnum((unsigned char)*p))
+				strbuf_addch(sb, '\\');
+			strbuf_addch(sb, *p);
+		}
+	}
+}
