@@ -735,7 +735,12 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 	if (probe_conf.vmlinux || t->path || pev->point.offset) {
 		const struct elf_symbol *sym = NULL;
 
-		ret = probe_target__symbols(t);
+		/* -k a raw BTF file has no symbols: FUNC+0 is the kernel's to find. */
+		ret = pev->point.offset ? probe_target__symbols(t) : probe_target__try_symbols(t);
+		if (ret && !pev->point.offset) {
+			ret = 0;
+			goto named;
+		}
 		n = ret ? 0 : symbol_elf__find_name(t->syms, pev->point.function, &syms);
 		for (int i = 0; i < n && !sym; i++) /* a static name of several files: the first */
 			if (syms[i]->type == STT_FUNC)
@@ -752,6 +757,7 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 			(*tevs)->point.address = sym->addr + pev->point.offset;
 		}
 	}
+named:
 	if (!ret) {
 		struct probe_trace_event *tev = *tevs;
 

@@ -12,6 +12,7 @@
 
 #include "util/debug.h"
 #include "util/debuginfo.h"
+#include "util/probe-btf.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
 #include "util/probe-finder-show.h"
@@ -415,6 +416,35 @@ static int open_target_debuginfo(const struct perf_probe_event *pev, struct prob
 	return ret;
 }
 
+/*
+ * -V of a kernel spec from BTF, with --btf or when there is no DWARF: 0
+ * shown, -errno after one message, 1 when DWARF is to answer.
+ */
+static int show_btf_vars(const struct perf_probe_event *pev, const struct strfilter *sf)
+{
+	struct probe_target t;
+	struct debuginfo *dbg = NULL;
+	const struct kbtf *b;
+	int ret = probe_target__init(&t, pev);
+
+	if (ret)
+		return ret;
+	if (!probe_conf.btf && !probe_target__open_debuginfo(&t, &dbg)) {
+		debuginfo__delete(dbg);
+		probe_target__clear(&t);
+		return 1;
+	}
+	ret = probe_target__open_btf(&t, &b);
+	if (ret)
+		pr_err("Error: Failed to find the debuginfo of %s, nor its BTF (%s: %s)\n",
+		       probe_target__name(&t), t.btf_path,
+		       ret == -EBADMSG ? "corrupt or truncated" : strerror(-ret));
+	else
+		ret = probe_btf__show_vars(b, pev, sf);
+	probe_target__clear(&t);
+	return ret;
+}
+
 int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
 			const char *filter)
 {
@@ -435,6 +465,12 @@ int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, 
 		struct probe_target t;
 		struct debuginfo *dbg = NULL;
 
+		if (!pevs[i].uprobes) {
+			/* The kernel without DWARF (or with --btf): its BTF. */
+			ret = show_btf_vars(&pevs[i], sf);
+			if (ret <= 0)
+				continue;
+		}
 		ret = open_target_debuginfo(&pevs[i], &t, &dbg);
 		if (ret)
 			break;
