@@ -693,7 +693,7 @@ static bool typed_retval_wanted(const struct perf_probe_event *pev)
 
 /*
  * Stage 3 for the kernel without DWARF (or with --btf): BTF.  The point is
- * FUNC+OFF as through DWARF; offline, checked in the symbol table.
+ * FUNC+OFF as through DWARF.
  * Count of *@tevs, or -errno after one message.
  */
 static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
@@ -731,16 +731,14 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 	if (ret < 0)
 		return ret;
 	ret = 0;
-	/* Offline, or with an offset to check, the symbol table places it. */
-	if (probe_conf.vmlinux || t->path || pev->point.offset) {
+	/*
+	 * FUNC+0 is the kernel's to find (BTF has only functions with a
+	 * symbol); an offset is checked against the symbol's size.
+	 */
+	if (pev->point.offset) {
 		const struct elf_symbol *sym = NULL;
 
-		/* -k a raw BTF file has no symbols: FUNC+0 is the kernel's to find. */
-		ret = pev->point.offset ? probe_target__symbols(t) : probe_target__try_symbols(t);
-		if (ret && !pev->point.offset) {
-			ret = 0;
-			goto named;
-		}
+		ret = probe_target__symbols(t);
 		n = ret ? 0 : symbol_elf__find_name(t->syms, pev->point.function, &syms);
 		for (int i = 0; i < n && !sym; i++) /* a static name of several files: the first */
 			if (syms[i]->type == STT_FUNC)
@@ -757,7 +755,6 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 			(*tevs)->point.address = sym->addr + pev->point.offset;
 		}
 	}
-named:
 	if (!ret) {
 		struct probe_trace_event *tev = *tevs;
 
