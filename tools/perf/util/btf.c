@@ -338,8 +338,8 @@ static bool find_member(const struct kbtf *b, uint32_t id, const char *name, int
 				uint32_t sub = mem[i].type;
 				const struct btf_type *it = real_type(b, &sub);
 
-				if (it && btf_is_int(it) && (btf_int_bits(it) != it->size * 8 ||
-							     btf_int_offset(it)))
+				if (it && btf_is_int(it) &&
+				    (btf_int_bits(it) != it->size * 8 || btf_int_offset(it)))
 					m->bitfield = btf_int_bits(it);
 				m->bit_off += it && btf_is_int(it) ? btf_int_offset(it) : 0;
 			}

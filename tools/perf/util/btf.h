@@ -91,10 +91,10 @@ uint32_t kbtf__return_type(const struct kbtf *b, uint32_t proto);
 
 /* A member found in a struct or union, through anonymous ones. */
 struct kbtf_member {
-	uint32_t type;	     /* as written */
-	long byte_off;	     /* of the innermost struct holding it, from the outer one */
-	uint32_t bit_off;    /* from the start of that innermost struct */
-	uint32_t bitfield;   /* its width in bits, 0 when not a bitfield */
+	uint32_t type;	   /* as written */
+	long byte_off;	   /* of the innermost struct holding it, from the outer one */
+	uint32_t bit_off;  /* from the start of that innermost struct */
+	uint32_t bitfield; /* its width in bits, 0 when not a bitfield */
 };
 
 /*

@@ -30,8 +30,8 @@ const char *btf_abi_reg_name(int i)
 
 void btf_abi_x86_64(const struct btf_abi_param *in, int n, struct btf_abi_slot *out)
 {
-	int next = 0;	  /* the next free integer register */
-	long stack = 8;	  /* the return address is at 0(%sp) at the entry */
+	int next = 0;	/* the next free integer register */
+	long stack = 8; /* the return address is at 0(%sp) at the entry */
 
 	for (int i = 0; i < n; i++) {
 		long size = in[i].size > 0 ? in[i].size : 8;
@@ -529,8 +529,7 @@ int probe_btf__show_vars(const struct kbtf *b, const struct perf_probe_event *pe
 	char **lines;
 	int n = 0;
 
-	if (pp->file || pp->line || pp->lazy_line || !pp->function ||
-	    strpbrk(pp->function, "*?["))
+	if (pp->file || pp->line || pp->lazy_line || !pp->function || strpbrk(pp->function, "*?["))
 		return needs_debuginfo(pev, "source lines");
 	if (btf_func__init(b, pp->function, &fn)) {
 		pr_err("Error: Failed to find %s in the kernel's BTF\n", pp->function);

@@ -748,8 +748,8 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 			       pev->point.function, probe_target__name(t));
 			ret = -ENOENT;
 		} else if (!ret && sym->size && pev->point.offset >= sym->size) {
-			pr_err("Error: Offset %lu is bigger than the size of %s\n", pev->point.offset,
-			       sym->name);
+			pr_err("Error: Offset %lu is bigger than the size of %s\n",
+			       pev->point.offset, sym->name);
 			ret = -ERANGE;
 		} else if (!ret) {
 			(*tevs)->point.address = sym->addr + pev->point.offset;

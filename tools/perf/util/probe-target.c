@@ -449,7 +449,8 @@ int probe_target__open_btf(struct probe_target *t, const struct kbtf **b)
 		return 0;
 	}
 	if (probe_conf.vmlinux) {
-		ret = open_btf_file(t, probe_conf.vmlinux, NULL, t->module ? &t->btf_base : &t->btf);
+		ret = open_btf_file(t, probe_conf.vmlinux, NULL,
+				    t->module ? &t->btf_base : &t->btf);
 	} else {
 		strbuf_addf(&sb, "%s/vmlinux", kbtf__sysfs_dir());
 		ret = open_btf_file(t, sb.buf, NULL, t->module ? &t->btf_base : &t->btf);

@@ -47,10 +47,10 @@ extern struct probe_conf probe_conf;
 /* The target of one command, loaded once for all its events. */
 struct probe_target {
 	bool uprobes;
-	char *path;		   /* uprobes: the real path of the executable */
-	char *module;		   /* kprobes in a module: its name */
-	struct symbol_elf *syms;   /* NULL until needed */
-	struct symbol_elf *layout; /* segments only, for DWARF places */
+	char *path;		     /* uprobes: the real path of the executable */
+	char *module;		     /* kprobes in a module: its name */
+	struct symbol_elf *syms;     /* NULL until needed */
+	struct symbol_elf *layout;   /* segments only, for DWARF places */
 	struct kbtf *btf, *btf_base; /* NULL until needed; a module's is split from its base */
 	char *btf_path;		     /* the file of btf (or the one that failed) */
 };
