@@ -521,6 +521,41 @@ int probe_btf__find_trace_events(const struct kbtf *b, const struct perf_probe_e
 	return 1;
 }
 
+struct name_list {
+	const struct strfilter *filter;
+	char **v;
+	int nr, alloc;
+};
+
+static int add_func_name(const char *name, void *arg)
+{
+	struct name_list *nl = arg;
+
+	if (!name || !*name || (nl->filter && !strfilter__compare(nl->filter, name)))
+		return 0;
+	ALLOC_GROW(nl->v, nl->nr + 1, nl->alloc);
+	nl->v[nl->nr++] = xstrdup(name);
+	return 0;
+}
+
+int probe_btf__func_names(const struct kbtf *b, const struct strfilter *filter, char ***names)
+{
+	struct name_list nl = { filter, NULL, 0, 0 };
+	int n = 0;
+
+	kbtf__for_each_func(b, add_func_name, &nl);
+	if (nl.nr)
+		qsort(nl.v, (size_t)nl.nr, sizeof(*nl.v), strcmp_ptr);
+	for (int i = 0; i < nl.nr; i++) {
+		if (n && !strcmp(nl.v[n - 1], nl.v[i]))
+			free(nl.v[i]);
+		else
+			nl.v[n++] = nl.v[i];
+	}
+	*names = nl.v ? nl.v : xzalloc(sizeof(char *));
+	return n;
+}
+
 int probe_btf__show_vars(const struct kbtf *b, const struct perf_probe_event *pev,
 			 const struct strfilter *filter)
 {

@@ -35,6 +35,12 @@ int probe_btf__find_trace_events(const struct kbtf *b, const struct perf_probe_e
 /* Does @b have a function named @name? */
 bool probe_btf__has_func(const struct kbtf *b, const char *name);
 
+/*
+ * The names of -F from BTF: every FUNC passing @filter, sorted and each
+ * once.  The count and a new array of new strings in *@names.
+ */
+int probe_btf__func_names(const struct kbtf *b, const struct strfilter *filter, char ***names);
+
 /* -V from BTF: the parameters of @pev's function and their types, as -V prints them. */
 int probe_btf__show_vars(const struct kbtf *b, const struct perf_probe_event *pev,
 			 const struct strfilter *filter);

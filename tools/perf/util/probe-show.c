@@ -364,6 +364,40 @@ int del_perf_probe_events(const char *const *filters, int nr)
 	return ret;
 }
 
+/*
+ * -F --btf: the functions of the kernel's BTF, those of its symbol table
+ * (kallsyms, the -k vmlinux) when it has one (not -k a raw BTF file).
+ */
+static int btf_func_names(struct probe_target *t, const struct strfilter *sf)
+{
+	const struct kbtf *b;
+	char **names, **syms = NULL;
+	int nr, nsyms = -1, j = 0, ret = probe_target__open_btf(t, &b);
+
+	if (ret) {
+		pr_err("Error: Failed to read the BTF of %s from %s: %s\n", probe_target__name(t),
+		       t->btf_path,
+		       ret == -EBADMSG ? "it is corrupt or truncated" : strerror(-ret));
+		return ret;
+	}
+	nr = probe_btf__func_names(b, sf, &names);
+	if (!probe_target__try_symbols(t))
+		nsyms = symbol_elf__func_names(t->syms, sf, &syms);
+	for (int i = 0; i < nr; i++) {
+		/* both sorted by strcmp: a merge */
+		while (nsyms > 0 && j < nsyms && strcmp(syms[j], names[i]) < 0)
+			j++;
+		if (nsyms < 0 || (j < nsyms && !strcmp(syms[j], names[i])))
+			printf("%s\n", names[i]);
+		free(names[i]);
+	}
+	for (int i = 0; i < nsyms; i++)
+		free(syms[i]);
+	free(syms);
+	free(names);
+	return 0;
+}
+
 int show_available_funcs(const char *target, bool user, const char *filter)
 {
 	struct perf_probe_event pev = { .uprobes = user, .target = (char *)target };
@@ -379,6 +413,10 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 		return -EINVAL;
 	}
 	ret = probe_target__init(&t, &pev);
+	if (!ret && !user && probe_conf.btf) {
+		ret = btf_func_names(&t, sf);
+		goto out;
+	}
 	if (!ret)
 		ret = probe_target__symbols(&t);
 	if (!ret) {
@@ -392,6 +430,7 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 		else
 			ret = nr;
 	}
+out:
 	probe_target__clear(&t);
 	strfilter__delete(sf);
 	return ret;

@@ -106,6 +106,21 @@ test_expect_success BTF '-k a raw BTF file' '
 	test_cmp_file expect out
 '
 
+test_expect_success BTF,KALLSYMS '-F --btf lists the functions of BTF that kallsyms has' '
+	"$PERF" probe --btf -F "vfs_read*" >out &&
+	grep -qx vfs_read out &&
+	"$PERF" probe -F "vfs_read*" >syms &&
+	! grep -v -x -F -f syms out
+'
+
+test_expect_success BTF '-F --btf of a raw BTF file, and of a corrupt one' '
+	"$PERF" probe --btf -k raw.btf -F vfs_read >out &&
+	echo vfs_read >expect &&
+	test_cmp_file expect out &&
+	test_refuses "$PERF" probe --btf -k trunc.btf -F vfs_read &&
+	grep -q "corrupt or truncated" err
+'
+
 # The corpus: common VFS, scheduler, networking and memory functions of the
 # Debian 6.1 vmlinux that are not inlined anywhere (DWARF then has one
 # place, as BTF does), each as "F $params" and "F%return $retval", and
