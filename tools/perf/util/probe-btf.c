@@ -475,7 +475,8 @@ bool probe_btf__has_func(const struct kbtf *b, const char *name)
 	return name && !kbtf__find_func(b, name, &proto);
 }
 
-int probe_btf__find_trace_events(const struct kbtf *b, const struct perf_probe_event *pev,
+int probe_btf__find_trace_events(const struct kbtf *b, const char *what,
+				 const struct perf_probe_event *pev,
 				 struct probe_trace_event **tevs)
 {
 	const struct perf_probe_point *pp = &pev->point;
@@ -488,7 +489,7 @@ int probe_btf__find_trace_events(const struct kbtf *b, const struct perf_probe_e
 	if (strpbrk(pp->function, "*?["))
 		return needs_debuginfo(pev, "a function glob with variables");
 	if (btf_func__init(b, pp->function, &fn)) {
-		pr_err("Error: Failed to find %s in the kernel's BTF\n", pp->function);
+		pr_err("Error: Failed to find %s in the BTF of %s\n", pp->function, what);
 		return -ENOENT;
 	}
 	ret = 0;
@@ -556,7 +557,7 @@ int probe_btf__func_names(const struct kbtf *b, const struct strfilter *filter, 
 	return n;
 }
 
-int probe_btf__show_vars(const struct kbtf *b, const struct perf_probe_event *pev,
+int probe_btf__show_vars(const struct kbtf *b, const char *what, const struct perf_probe_event *pev,
 			 const struct strfilter *filter)
 {
 	const struct perf_probe_point *pp = &pev->point;
@@ -567,7 +568,7 @@ int probe_btf__show_vars(const struct kbtf *b, const struct perf_probe_event *pe
 	if (pp->file || pp->line || pp->lazy_line || !pp->function || strpbrk(pp->function, "*?["))
 		return needs_debuginfo(pev, "source lines");
 	if (btf_func__init(b, pp->function, &fn)) {
-		pr_err("Error: Failed to find %s in the kernel's BTF\n", pp->function);
+		pr_err("Error: Failed to find %s in the BTF of %s\n", pp->function, what);
 		return -ENOENT;
 	}
 	lines = xzalloc(sizeof(*lines) * (size_t)(fn.nparams + 1));

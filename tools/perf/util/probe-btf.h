@@ -25,11 +25,13 @@ struct probe_trace_event;
 struct strfilter;
 
 /*
- * Resolve @pev (a kernel function spec) in @b into a new array *@tevs of
+ * Resolve @pev (a kernel function spec) in @b (of @what: "the kernel", a
+ * module's name, for messages) into a new array *@tevs of
  * one event: point.symbol and realname the function, point.offset and
  * retprobe as asked, and the fetchargs.  1, or -errno after one message.
  */
-int probe_btf__find_trace_events(const struct kbtf *b, const struct perf_probe_event *pev,
+int probe_btf__find_trace_events(const struct kbtf *b, const char *what,
+				 const struct perf_probe_event *pev,
 				 struct probe_trace_event **tevs);
 
 /* Does @b have a function named @name? */
@@ -42,7 +44,7 @@ bool probe_btf__has_func(const struct kbtf *b, const char *name);
 int probe_btf__func_names(const struct kbtf *b, const struct strfilter *filter, char ***names);
 
 /* -V from BTF: the parameters of @pev's function and their types, as -V prints them. */
-int probe_btf__show_vars(const struct kbtf *b, const struct perf_probe_event *pev,
+int probe_btf__show_vars(const struct kbtf *b, const char *what, const struct perf_probe_event *pev,
 			 const struct strfilter *filter);
 
 /* ---- the calling convention, exposed for tests/unit/test-probe-btf.c ---- */

@@ -727,7 +727,7 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 	if (!probe_conf.btf && !perf_probe_event_need_dwarf(pev) &&
 	    !probe_btf__has_func(b, pev->point.function))
 		return 0;
-	ret = probe_btf__find_trace_events(b, pev, tevs);
+	ret = probe_btf__find_trace_events(b, probe_target__name(t), pev, tevs);
 	if (ret < 0)
 		return ret;
 	ret = 0;

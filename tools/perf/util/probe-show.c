@@ -366,7 +366,8 @@ int del_perf_probe_events(const char *const *filters, int nr)
 
 /*
  * -F --btf: the functions of the kernel's BTF, those of its symbol table
- * (kallsyms, the -k vmlinux) when it has one (not -k a raw BTF file).
+ * (kallsyms, the -k vmlinux) when it has one (not -k a raw BTF file); a
+ * module's all (its BTF is there only while it is loaded).
  */
 static int btf_func_names(struct probe_target *t, const struct strfilter *sf)
 {
@@ -381,13 +382,13 @@ static int btf_func_names(struct probe_target *t, const struct strfilter *sf)
 		return ret;
 	}
 	nr = probe_btf__func_names(b, sf, &names);
-	if (!probe_target__try_symbols(t))
+	if (!t->module && !probe_target__try_symbols(t))
 		nsyms = symbol_elf__func_names(t->syms, sf, &syms);
 	for (int i = 0; i < nr; i++) {
 		/* both sorted by strcmp: a merge */
 		while (nsyms > 0 && j < nsyms && strcmp(syms[j], names[i]) < 0)
 			j++;
-		if (nsyms < 0 || (j < nsyms && !strcmp(syms[j], names[i])))
+		if (nsyms <= 0 || (j < nsyms && !strcmp(syms[j], names[i])))
 			printf("%s\n", names[i]);
 		free(names[i]);
 	}
@@ -479,7 +480,7 @@ static int show_btf_vars(const struct perf_probe_event *pev, const struct strfil
 		       probe_target__name(&t), t.btf_path,
 		       ret == -EBADMSG ? "corrupt or truncated" : strerror(-ret));
 	else
-		ret = probe_btf__show_vars(b, pev, sf);
+		ret = probe_btf__show_vars(b, probe_target__name(&t), pev, sf);
 	probe_target__clear(&t);
 	return ret;
 }

@@ -88,6 +88,11 @@ static bool module_known(const char *name)
 			sb.buf[i] = '_';
 	found = access(sb.buf, F_OK) == 0;
 	strbuf_reset(&sb);
+	if (!found) { /* a loaded module's BTF (PERF_BTF_DIR for tests) */
+		strbuf_addf(&sb, "%s/%s", kbtf__sysfs_dir(), name);
+		found = access(sb.buf, F_OK) == 0;
+		strbuf_reset(&sb);
+	}
 	if (!found && !uname(&u)) {
 		strbuf_addf(&sb, "/lib/modules/%s/modules.dep", u.release);
 		f = fopen(sb.buf, "r");

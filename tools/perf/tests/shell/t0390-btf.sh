@@ -75,7 +75,7 @@ test_expect_success BTF 'a blacklisted function is refused from BTF too' '
 
 test_expect_success BTF 'bad input: one line, nothing written' '
 	test_refuses --tracefs "$PERF" probe -a "no_such_function_xyz a" &&
-	grep -q "Failed to find no_such_function_xyz in the kernel.s BTF" err &&
+	grep -q "Failed to find no_such_function_xyz in the BTF of the kernel" err &&
 	test_refuses --tracefs "$PERF" probe -a "vfs_read nosuch" &&
 	grep -q "parameter .nosuch. of vfs_read" err &&
 	test_refuses --tracefs "$PERF" probe -a "vfs_read count->x" &&
@@ -119,6 +119,24 @@ test_expect_success BTF '-F --btf of a raw BTF file, and of a corrupt one' '
 	test_cmp_file expect out &&
 	test_refuses "$PERF" probe --btf -k trunc.btf -F vfs_read &&
 	grep -q "corrupt or truncated" err
+'
+
+test_expect_success BTF 'a module from PERF_BTF_DIR/NAME or a BTF file, split from vmlinux' '
+	${CC:-gcc} -o btf-module "$WORKLOADS/btf-module.c" -lbpf &&
+	mkdir btfdir && cp /sys/kernel/btf/vmlinux btfdir/ &&
+	./btf-module btfdir/vmlinux btfdir/fakemod &&
+	PERF_BTF_DIR=$TEST_TMP/btfdir "$PERF" probe -m fakemod -D "fakemod_open f->f_flags flags" >out &&
+	grep -q "^p:probe/fakemod_open fakemod:fakemod_open+0 f_flags=+[0-9]*(%di):x32 flags=%si:s32$" out &&
+	PERF_BTF_DIR=$TEST_TMP/btfdir "$PERF" probe -m "$TEST_TMP/btfdir/fakemod" \
+		-D "fakemod_open f->f_flags flags" >out2 &&
+	test_cmp_file out out2 &&
+	PERF_BTF_DIR=$TEST_TMP/btfdir "$PERF" probe -m fakemod -V fakemod_open >vars &&
+	grep -q "struct file\*	f$" vars &&
+	PERF_BTF_DIR=$TEST_TMP/btfdir "$PERF" probe -m fakemod --btf -F >funcs &&
+	echo fakemod_open >expect &&
+	test_cmp_file expect funcs &&
+	PERF_BTF_DIR=$TEST_TMP/btfdir test_refuses --tracefs "$PERF" probe -m fakemod -a "vfs_read file" &&
+	grep -q "Failed to find vfs_read in the BTF of fakemod" err
 '
 
 # The corpus: common VFS, scheduler, networking and memory functions of the
