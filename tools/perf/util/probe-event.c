@@ -682,6 +682,14 @@ out:
 	return ret;
 }
 
+/* Why kbtf__open() failed, in words. */
+static const char *btf_error_text(int err)
+{
+	return err == -EBADMSG	 ? "it is corrupt or truncated"
+	       : err == -ENODATA ? "it has no .BTF section"
+				 : strerror(-err);
+}
+
 /* A bare $retval of a kernel return probe: BTF gives it the function's type. */
 static bool typed_retval_wanted(const struct perf_probe_event *pev)
 {
@@ -711,16 +719,13 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 		char *spec = synthesize_perf_probe_command(pev);
 
 		pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available, nor BTF (%s: %s)\n",
-		       spec, probe_target__name(t), t->btf_path, strerror(-ret));
+		       spec, probe_target__name(t), t->btf_path, btf_error_text(ret));
 		free(spec);
 		return -ENOENT;
 	}
 	if (ret) {
 		pr_err("Error: Failed to read the BTF of %s from %s: %s\n", probe_target__name(t),
-		       t->btf_path,
-		       ret == -EBADMSG	 ? "it is corrupt or truncated"
-		       : ret == -ENODATA ? "it has no .BTF section"
-					 : strerror(-ret));
+		       t->btf_path, btf_error_text(ret));
 		return ret;
 	}
 	/* Without --btf a spec the symbol table can place needs not be in BTF. */
