@@ -221,6 +221,16 @@ test_expect_success VMLINUX_DWARF 'a bitfield from BTF is written as DWARF write
 	test_cmp_file bf.dwarf bf.btf
 '
 
+test_expect_success VMLINUX_DWARF 'a probe cache made from DWARF is the one made from BTF' '
+	mkdir h1 h2 &&
+	set -- -a "vfs_read file count" -a "tcp_sendmsg sk->__sk_common.skc_dport size" &&
+	HOME=$TEST_TMP/h1 "$PERF" probe --cache -n -q -k "$VMLINUX" "$@" &&
+	HOME=$TEST_TMP/h2 "$PERF" probe --btf --cache -n -q -k "$VMLINUX" "$@" &&
+	bid=$("$PERF" buildid-list -i "$VMLINUX") &&
+	grep -q "^p:probe/tcp_sendmsg tcp_sendmsg+0 skc_dport=" "h2/.debug/[kernel.kallsyms]/$bid/probes" &&
+	test_cmp_file "h1/.debug/[kernel.kallsyms]/$bid/probes" "h2/.debug/[kernel.kallsyms]/$bid/probes"
+'
+
 # perf 6.1 takes about a second a spec on this vmlinux: a sample of the
 # corpus, in one command.
 test_expect_success VMLINUX_DWARF,SYSTEM_PERF 'a sample of the corpus from BTF is the system perf output' '
