@@ -178,15 +178,19 @@ long kbtf__size(const struct kbtf *b, uint32_t id)
 	return n < 0 ? -EINVAL : (long)n;
 }
 
-void kbtf__type_name(const struct kbtf *b, uint32_t id, struct strbuf *sb)
+/* kbtf__type_name() at @depth: a corrupt BTF may loop. */
+static void type_name(const struct kbtf *b, uint32_t id, struct strbuf *sb, int depth)
 {
 	const struct btf_type *t = NULL;
 	const char *name;
-	int depth = 0;
 
 	/* Qualifiers are dropped, as the -V of DWARF types does. */
 	while (id && (t = btf__type_by_id(b->btf, id)) && btf_is_mod(t) && depth++ < 64)
 		id = t->type;
+	if (depth >= 64) {
+		strbuf_addstr(sb, "(loop)");
+		return;
+	}
 	if (!id || !t) {
 		strbuf_addstr(sb, "void");
 		return;
@@ -194,11 +198,11 @@ void kbtf__type_name(const struct kbtf *b, uint32_t id, struct strbuf *sb)
 	name = btf__name_by_offset(b->btf, t->name_off);
 	switch (btf_kind(t)) {
 	case BTF_KIND_PTR:
-		kbtf__type_name(b, t->type, sb);
+		type_name(b, t->type, sb, depth + 1);
 		strbuf_addch(sb, '*');
 		return;
 	case BTF_KIND_ARRAY:
-		kbtf__type_name(b, btf_array(t)->type, sb);
+		type_name(b, btf_array(t)->type, sb, depth + 1);
 		strbuf_addf(sb, "[%u]", btf_array(t)->nelems);
 		return;
 	case BTF_KIND_STRUCT:
@@ -215,13 +219,18 @@ void kbtf__type_name(const struct kbtf *b, uint32_t id, struct strbuf *sb)
 		strbuf_addstr(sb, btf_kflag(t) ? "union " : "struct ");
 		break;
 	case BTF_KIND_FUNC_PROTO:
-		kbtf__type_name(b, t->type, sb);
+		type_name(b, t->type, sb, depth + 1);
 		strbuf_addstr(sb, " (*)()");
 		return;
 	default:
 		break;
 	}
 	strbuf_addstr(sb, name && *name ? name : "(anon)");
+}
+
+void kbtf__type_name(const struct kbtf *b, uint32_t id, struct strbuf *sb)
+{
+	type_name(b, id, sb, 0);
 }
 
 int kbtf__find_func(const struct kbtf *b, const char *name, uint32_t *proto)
