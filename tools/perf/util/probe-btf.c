@@ -433,14 +433,15 @@ static int convert_args(const struct kbtf *b, const struct btf_func *fn,
 		}
 		if (!strcmp(pa->var, "$retval") && !pa->field) {
 			typed_retval(b, fn, pa, &ta);
+		} else if (!strcmp(pa->var, "$params") || !strcmp(pa->var, "$vars")) {
+			/* As the DWARF path, in a return probe too (the entry's registers). */
+			ret = convert_params(b, fn, pa, tev, &alloc);
+			continue;
 		} else if (!perf_probe_arg_need_dwarf(pa)) {
 			raw_probe_trace_arg(pa, &ta);
 		} else if (pev->point.retprobe) {
 			pr_err("Semantic error: You can't specify local variable for kretprobe.\n");
 			return -EINVAL;
-		} else if (!strcmp(pa->var, "$params") || !strcmp(pa->var, "$vars")) {
-			ret = convert_params(b, fn, pa, tev, &alloc);
-			continue;
 		} else if ((p = btf_func__param(b, fn, pa->var)) < 0) {
 			pr_err("Failed to find a parameter '%s' of %s in BTF (locals and globals need debuginfo).\n",
 			       pa->var, fn->name);

@@ -214,9 +214,13 @@ test_expect_success VMLINUX_DWARF 'the corpus from BTF is our DWARF output, $ret
 	say "$(wc -l <corpus) specs: $(grep -vc "\\\$retval:" btf) byte-identical, the rest with a typed \$retval"
 '
 
-test_expect_success VMLINUX_DWARF 'a bitfield from BTF is written as DWARF writes it' '
-	"$PERF" probe -k "$VMLINUX" -D "tcp_v4_connect sk->sk_userlocks" >bf.dwarf &&
-	"$PERF" probe --btf -k "$VMLINUX" -D "tcp_v4_connect sk->sk_userlocks" >bf.btf &&
+# perf 6.1 fails on the bitfield and writes "$params" of a return probe
+# as it is; our DWARF path does neither.
+test_expect_success VMLINUX_DWARF 'a bitfield, and $params of a return probe, from BTF as from DWARF' '
+	set -- -D "tcp_v4_connect sk->sk_userlocks" -D "vfs_read%return \$params" &&
+	"$PERF" probe -k "$VMLINUX" "$@" >bf.dwarf &&
+	"$PERF" probe --btf -k "$VMLINUX" "$@" >bf.btf &&
+	grep -q "^r:probe/vfs_read__return vfs_read+0 file=%di:x64 buf=" bf.btf &&
 	grep -q "sk_userlocks=+[0-9]*(%di):b4@4/8$" bf.btf &&
 	test_cmp_file bf.dwarf bf.btf
 '
