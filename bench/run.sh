@@ -111,6 +111,20 @@ else
 	skip "vmlinux DWARF" "no vmlinux (apt-get install linux-image-6.1.0-57-cloud-amd64-dbg)"
 fi
 
+# 1b. BTF (issue 16): ours from the running kernel's /sys/kernel/btf/vmlinux,
+# no DWARF at all, against perf's DWARF resolution of the same spec on the
+# Debian vmlinux (perf 6.1 can not use BTF).
+name="btf: vfs_read file count"
+if ! want "$name"; then
+	:
+elif [ -z "$VMLINUX" ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	skip "$name" "needs /sys/kernel/btf/vmlinux and the Debian vmlinux"
+else
+	measure "$WORK/o" "$OURS" probe -D 'vfs_read file count'
+	measure "$WORK/t" "$THEIRS" probe -k "$VMLINUX" -D 'vfs_read file count'
+	report "$name" "$WORK/o" "$WORK/t"
+fi
+
 # 2. User DWARF resolution on python3.11d.
 if [ -n "$PY" ] && [ -x "$PY" ]; then
 	bench_both "python3.11d: PyList_Append" probe -x "$PY" -D 'PyList_Append op newitem'

@@ -52,7 +52,7 @@ struct probe_params {
 	struct str_list execs;	      /* every -x, for --export */
 	const char *export_file, *import_file;
 	const char *module; /* -m */
-	int dry_run, force, cache, no_inlines, externs, range, bootconfig;
+	int dry_run, force, cache, no_inlines, externs, range, bootconfig, btf;
 	int bare; /* the index in add of the spec of the bare words, or -1 */
 };
 
@@ -278,6 +278,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN(0, "demangle", &probe_conf.demangle, "Enable symbol demangling"),
 		OPT_BOOLEAN(0, "demangle-kernel", &probe_conf.demangle_kernel,
 			    "Enable kernel symbol demangling"),
+		OPT_BOOLEAN(0, "btf", &p.btf, "Resolve kernel probes from BTF, not DWARF"),
 		OPT_END(),
 	};
 
@@ -294,6 +295,7 @@ int cmd_probe(int argc, const char **argv)
 	probe_conf.cache = p.cache;
 	probe_conf.no_inlines = p.no_inlines;
 	probe_conf.bootconfig = p.bootconfig;
+	probe_conf.btf = p.btf;
 
 	/* Bare words form one spec, as `perf probe -x prog func arg1 arg2`;
 	 * with another mode that is two modes, as perf says. */

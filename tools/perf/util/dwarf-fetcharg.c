@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One DWARF variable into one fetcharg (see dwarf-fetcharg.h). */
-#include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -804,27 +803,6 @@ static int loc_to_trace_arg(const struct fetcharg_ctx *c, struct arg_loc *loc,
 	return 0;
 }
 
-/* The argument name perf gives: the last member, else VAR[:TYPE] made an identifier. */
-static char *default_arg_name(const struct perf_probe_arg *pa)
-{
-	const struct perf_probe_arg_field *f;
-	const char *last = NULL;
-	struct strbuf sb = STRBUF_INIT;
-
-	for (f = pa->field; f; f = f->next)
-		if (f->name[0] != '[')
-			last = f->name;
-	if (pa->field)
-		return xstrdup(last ? last : pa->var);
-	strbuf_addstr(&sb, pa->var);
-	if (pa->type)
-		strbuf_addf(&sb, ":%s", pa->type);
-	for (size_t i = 0; i < sb.len; i++)
-		if (!isalnum((unsigned char)sb.buf[i]) && sb.buf[i] != '_')
-			sb.buf[i] = '_';
-	return strbuf_detach(&sb, NULL);
-}
-
 /* perf's words for a variable with no location here, and where it does live. */
 static void optimized_out_message(const struct fetcharg_ctx *c, const char *name, Dwarf_Die *var)
 {
@@ -880,7 +858,7 @@ int fetcharg__convert(const struct fetcharg_ctx *c, const struct perf_probe_arg 
 		goto out;
 	ret = loc_to_trace_arg(c, &loc, ta);
 	if (!ret)
-		ta->name = pa->name ? xstrdup(pa->name) : default_arg_name(pa);
+		ta->name = pa->name ? xstrdup(pa->name) : perf_probe_arg_default_name(pa);
 out:
 	free(bitfield);
 	arg_loc__clear(&loc);

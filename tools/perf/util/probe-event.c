@@ -17,6 +17,7 @@
 
 #include "util/debug.h"
 #include "util/demangle.h"
+#include "util/probe-btf.h"
 #include "util/debuginfo.h"
 #include "util/go-return.h"
 #include "util/probe-cache.h"
@@ -622,8 +623,8 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		const char *urls = getenv("DEBUGINFOD_URLS");
 		char *spec;
 
-		if (!need)
-			return 0;
+		if (!need || !t->uprobes)
+			return 0; /* the symbol table, or for the kernel BTF */
 		spec = synthesize_perf_probe_command(pev);
 		if (urls && *urls)
 			pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is neither here nor on the debuginfod servers (%s)\n",
@@ -704,6 +705,102 @@ out:
 	return ret;
 }
 
+/* Why kbtf__open() failed, in words. */
+static const char *btf_error_text(int err)
+{
+	return err == -EBADMSG	 ? "it is corrupt or truncated"
+	       : err == -ENODATA ? "it has no .BTF section"
+				 : strerror(-err);
+}
+
+/* A bare $retval of a kernel return probe: BTF gives it the function's type. */
+static bool typed_retval_wanted(const struct perf_probe_event *pev)
+{
+	for (int i = 0; i < pev->nargs && pev->point.retprobe; i++)
+		if (!strcmp(pev->args[i].var, "$retval") && !pev->args[i].type)
+			return true;
+	return false;
+}
+
+/*
+ * Stage 3 for the kernel without DWARF (or with --btf): BTF.  The point is
+ * FUNC+OFF as through DWARF.
+ * Count of *@tevs, or -errno after one message.
+ */
+static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
+					    struct probe_target *t, struct probe_trace_event **tevs)
+{
+	const struct elf_symbol **syms = NULL;
+	const struct kbtf *b;
+	int ret = probe_target__open_btf(t, &b), n;
+
+	n = 0;
+
+	if (ret && !probe_conf.btf && !perf_probe_event_need_dwarf(pev))
+		return 0;
+	if (ret && !probe_conf.btf) {
+		char *spec = synthesize_perf_probe_command(pev);
+
+		pr_err("Error: '%s' needs debuginfo (source lines or variables) of %s, which is not available, nor BTF (%s: %s)\n",
+		       spec, probe_target__name(t), t->btf_path, btf_error_text(ret));
+		free(spec);
+		return -ENOENT;
+	}
+	if (ret) {
+		pr_err("Error: Failed to read the BTF of %s from %s: %s\n", probe_target__name(t),
+		       t->btf_path, btf_error_text(ret));
+		return ret;
+	}
+	/* Without --btf a spec the symbol table can place needs not be in BTF. */
+	if (!probe_conf.btf && !perf_probe_event_need_dwarf(pev) &&
+	    !probe_btf__has_func(b, pev->point.function))
+		return 0;
+	ret = probe_btf__find_trace_events(b, probe_target__name(t), pev, tevs);
+	if (ret < 0)
+		return ret;
+	ret = 0;
+	/*
+	 * FUNC+0 is the kernel's to find (BTF has only functions with a
+	 * symbol); an offset is checked against the symbol's size.
+	 */
+	if (pev->point.offset) {
+		const struct elf_symbol *sym = NULL;
+
+		ret = probe_target__symbols(t);
+		n = ret ? 0 : symbol_elf__find_name(t->syms, pev->point.function, &syms);
+		for (int i = 0; i < n && !sym; i++) /* a static name of several files: the first */
+			if (syms[i]->type == STT_FUNC)
+				sym = syms[i];
+		if (!ret && !sym) {
+			pr_err("Error: %s is in the BTF but not a function of %s\n",
+			       pev->point.function, probe_target__name(t));
+			ret = -ENOENT;
+		} else if (!ret && sym->size && pev->point.offset >= sym->size) {
+			pr_err("Error: Offset %lu is bigger than the size of %s\n",
+			       pev->point.offset, sym->name);
+			ret = -ERANGE;
+		} else if (!ret) {
+			(*tevs)->point.address = sym->addr + pev->point.offset;
+		}
+	}
+	if (!ret) {
+		struct probe_trace_event *tev = *tevs;
+
+		tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
+		tev->event = probe_event_name(pev, pev->point.function);
+		if (t->module)
+			tev->point.module = xstrdup(t->module);
+		ret = check_kprobe_blacklist(tev);
+	}
+	free(syms);
+	if (ret) {
+		free_trace_events(*tevs, 1);
+		*tevs = NULL;
+		return ret;
+	}
+	return 1;
+}
+
 /* Resolve one event, in the order of probe-event.h.  Count of *@tevs, or -errno. */
 static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
 					 struct probe_trace_event **tevs)
@@ -721,10 +818,17 @@ static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
 	ret = find_probe_trace_events_from_cache(pev, &t, tevs);
 	if (ret > 0)
 		pr_debug("%d places from the probe cache or SDT notes\n", ret);
-	if (!ret) {
+	if (!ret && !(probe_conf.btf && !t.uprobes)) {
 		ret = find_probe_trace_events_from_dwarf(pev, &t, tevs);
 		if (ret > 0)
 			pr_debug("%d places from DWARF\n", ret);
+	}
+	/* DWARF answers 0 for a kernel spec it has no debuginfo for. */
+	if (!ret && !t.uprobes && !pev->sdt && pev->point.function &&
+	    (probe_conf.btf || perf_probe_event_need_dwarf(pev) || typed_retval_wanted(pev))) {
+		ret = find_probe_trace_events_from_btf(pev, &t, tevs);
+		if (ret > 0)
+			pr_debug("%d places from BTF\n", ret);
 	}
 	if (!ret) {
 		ret = find_probe_trace_events_from_symbols(pev, &t, tevs);

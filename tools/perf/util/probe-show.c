@@ -13,6 +13,7 @@
 #include "util/debug.h"
 #include "util/demangle.h"
 #include "util/debuginfo.h"
+#include "util/probe-btf.h"
 #include "util/probe-event.h"
 #include "util/probe-file.h"
 #include "util/probe-finder-show.h"
@@ -374,6 +375,41 @@ int del_perf_probe_events(const char *const *filters, int nr)
 	return ret;
 }
 
+/*
+ * -F --btf: the functions of the kernel's BTF, those of its symbol table
+ * (kallsyms, the -k vmlinux) when it has one (not -k a raw BTF file); a
+ * module's all (its BTF is there only while it is loaded).
+ */
+static int btf_func_names(struct probe_target *t, const struct strfilter *sf)
+{
+	const struct kbtf *b;
+	char **names, **syms = NULL;
+	int nr, nsyms = -1, j = 0, ret = probe_target__open_btf(t, &b);
+
+	if (ret) {
+		pr_err("Error: Failed to read the BTF of %s from %s: %s\n", probe_target__name(t),
+		       t->btf_path,
+		       ret == -EBADMSG ? "it is corrupt or truncated" : strerror(-ret));
+		return ret;
+	}
+	nr = probe_btf__func_names(b, sf, &names);
+	if (!t->module && !probe_target__try_symbols(t))
+		nsyms = symbol_elf__func_names(t->syms, sf, probe_conf_demangle(false), &syms);
+	for (int i = 0; i < nr; i++) {
+		/* both sorted by strcmp: a merge */
+		while (nsyms > 0 && j < nsyms && strcmp(syms[j], names[i]) < 0)
+			j++;
+		if (nsyms <= 0 || (j < nsyms && !strcmp(syms[j], names[i])))
+			printf("%s\n", names[i]);
+		free(names[i]);
+	}
+	for (int i = 0; i < nsyms; i++)
+		free(syms[i]);
+	free(syms);
+	free(names);
+	return 0;
+}
+
 int show_available_funcs(const char *target, bool user, const char *filter)
 {
 	struct perf_probe_event pev = { .uprobes = user, .target = (char *)target };
@@ -389,6 +425,10 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 		return -EINVAL;
 	}
 	ret = probe_target__init(&t, &pev);
+	if (!ret && !user && probe_conf.btf) {
+		ret = btf_func_names(&t, sf);
+		goto out;
+	}
 	if (!ret)
 		ret = probe_target__symbols(&t);
 	if (!ret) {
@@ -402,6 +442,7 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 		else
 			ret = nr;
 	}
+out:
 	probe_target__clear(&t);
 	strfilter__delete(sf);
 	return ret;
@@ -426,6 +467,35 @@ static int open_target_debuginfo(const struct perf_probe_event *pev, struct prob
 	return ret;
 }
 
+/*
+ * -V of a kernel spec from BTF, with --btf or when there is no DWARF: 0
+ * shown, -errno after one message, 1 when DWARF is to answer.
+ */
+static int show_btf_vars(const struct perf_probe_event *pev, const struct strfilter *sf)
+{
+	struct probe_target t;
+	struct debuginfo *dbg = NULL;
+	const struct kbtf *b;
+	int ret = probe_target__init(&t, pev);
+
+	if (ret)
+		return ret;
+	if (!probe_conf.btf && !probe_target__open_debuginfo(&t, &dbg)) {
+		debuginfo__delete(dbg);
+		probe_target__clear(&t);
+		return 1;
+	}
+	ret = probe_target__open_btf(&t, &b);
+	if (ret)
+		pr_err("Error: Failed to find the debuginfo of %s, nor its BTF (%s: %s)\n",
+		       probe_target__name(&t), t.btf_path,
+		       ret == -EBADMSG ? "corrupt or truncated" : strerror(-ret));
+	else
+		ret = probe_btf__show_vars(b, probe_target__name(&t), pev, sf);
+	probe_target__clear(&t);
+	return ret;
+}
+
 int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
 			const char *filter)
 {
@@ -446,6 +516,12 @@ int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, 
 		struct probe_target t;
 		struct debuginfo *dbg = NULL;
 
+		if (!pevs[i].uprobes) {
+			/* The kernel without DWARF (or with --btf): its BTF. */
+			ret = show_btf_vars(&pevs[i], sf);
+			if (ret <= 0)
+				continue;
+		}
 		ret = open_target_debuginfo(&pevs[i], &t, &dbg);
 		if (ret)
 			break;

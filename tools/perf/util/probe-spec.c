@@ -1291,3 +1291,24 @@ bool probe_event_match_filter(const char *filter, const char *group, const char 
 	free(g);
 	return ok;
 }
+
+/* The argument name perf gives: the last member, else VAR[:TYPE] made an identifier. */
+char *perf_probe_arg_default_name(const struct perf_probe_arg *pa)
+{
+	const struct perf_probe_arg_field *f;
+	const char *last = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (f = pa->field; f; f = f->next)
+		if (f->name[0] != '[')
+			last = f->name;
+	if (pa->field)
+		return xstrdup(last ? last : pa->var);
+	strbuf_addstr(&sb, pa->var);
+	if (pa->type)
+		strbuf_addf(&sb, ":%s", pa->type);
+	for (size_t i = 0; i < sb.len; i++)
+		if (!isalnum((unsigned char)sb.buf[i]) && sb.buf[i] != '_')
+			sb.buf[i] = '_';
+	return strbuf_detach(&sb, NULL);
+}

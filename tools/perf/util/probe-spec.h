@@ -200,6 +200,11 @@ bool perf_probe_event_need_dwarf(const struct perf_probe_event *pev);
  * the "+u" dereference.  @ta is zeroed by the caller.
  */
 void raw_probe_trace_arg(const struct perf_probe_arg *pa, struct probe_trace_arg *ta);
+/*
+ * The fetcharg name perf gives argument @pa when it has no NAME=: its last
+ * member, else VAR[:TYPE] made an identifier.  A new string.
+ */
+char *perf_probe_arg_default_name(const struct perf_probe_arg *pa);
 /* Does @pa name a C variable, a member chain, $params or $vars? */
 bool perf_probe_arg_need_dwarf(const struct perf_probe_arg *pa);
 

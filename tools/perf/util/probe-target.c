@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "util/btf.h"
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/debuginfo.h"
@@ -32,6 +33,9 @@ void probe_target__clear(struct probe_target *t)
 		symbol_elf__delete(t->syms);
 	if (t->layout)
 		symbol_elf__delete(t->layout);
+	kbtf__free(t->btf);
+	kbtf__free(t->btf_base);
+	free(t->btf_path);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -84,6 +88,11 @@ static bool module_known(const char *name)
 			sb.buf[i] = '_';
 	found = access(sb.buf, F_OK) == 0;
 	strbuf_reset(&sb);
+	if (!found) { /* a loaded module's BTF (PERF_BTF_DIR for tests) */
+		strbuf_addf(&sb, "%s/%s", kbtf__sysfs_dir(), name);
+		found = access(sb.buf, F_OK) == 0;
+		strbuf_reset(&sb);
+	}
 	if (!found && !uname(&u)) {
 		strbuf_addf(&sb, "/lib/modules/%s/modules.dep", u.release);
 		f = fopen(sb.buf, "r");
@@ -423,5 +432,45 @@ int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg)
 	}
 	if (!ret)
 		debuginfo__set_source_dir(*dbg, probe_conf.source);
+	return ret;
+}
+
+/* Open the BTF at @path (split from @base) into *@out, noting the path. */
+static int open_btf_file(struct probe_target *t, const char *path, struct kbtf *base,
+			 struct kbtf **out)
+{
+	free(t->btf_path);
+	t->btf_path = xstrdup(path);
+	return kbtf__open(path, base, out);
+}
+
+int probe_target__open_btf(struct probe_target *t, const struct kbtf **b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	if (t->btf) {
+		*b = t->btf;
+		return 0;
+	}
+	if (probe_conf.vmlinux) {
+		ret = open_btf_file(t, probe_conf.vmlinux, NULL,
+				    t->module ? &t->btf_base : &t->btf);
+	} else {
+		strbuf_addf(&sb, "%s/vmlinux", kbtf__sysfs_dir());
+		ret = open_btf_file(t, sb.buf, NULL, t->module ? &t->btf_base : &t->btf);
+		strbuf_release(&sb);
+	}
+	if (!ret && t->module) {
+		if (t->path) {
+			ret = open_btf_file(t, t->path, t->btf_base, &t->btf);
+		} else {
+			strbuf_addf(&sb, "%s/%s", kbtf__sysfs_dir(), t->module);
+			ret = open_btf_file(t, sb.buf, t->btf_base, &t->btf);
+			strbuf_release(&sb);
+		}
+	}
+	if (!ret)
+		*b = t->btf;
 	return ret;
 }

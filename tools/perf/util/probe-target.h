@@ -23,6 +23,7 @@
 
 struct build_id;
 struct debuginfo;
+struct kbtf;
 struct probe_cache;
 struct symbol_elf;
 
@@ -39,6 +40,7 @@ struct probe_conf {
 	bool bootconfig;      /* --bootconfig: -D prints bootconfig (kprobes only) */
 	bool demangle;	      /* --[no-]demangle: show user-space C++/Rust names demangled */
 	bool demangle_kernel; /* --demangle-kernel: kernel names too */
+	bool btf;	      /* --btf: kernel probes from BTF, not DWARF */
 };
 
 /* Are the names of @uprobes (else kernel) targets shown demangled? */
@@ -50,10 +52,12 @@ extern struct probe_conf probe_conf;
 /* The target of one command, loaded once for all its events. */
 struct probe_target {
 	bool uprobes;
-	char *path;		   /* uprobes: the real path of the executable */
-	char *module;		   /* kprobes in a module: its name */
-	struct symbol_elf *syms;   /* NULL until needed */
-	struct symbol_elf *layout; /* segments only, for DWARF places */
+	char *path;		     /* uprobes: the real path of the executable */
+	char *module;		     /* kprobes in a module: its name */
+	struct symbol_elf *syms;     /* NULL until needed */
+	struct symbol_elf *layout;   /* segments only, for DWARF places */
+	struct kbtf *btf, *btf_base; /* NULL until needed; a module's is split from its base */
+	char *btf_path;		     /* the file of btf (or the one that failed) */
 };
 
 /*
@@ -136,5 +140,15 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
  * -EBADMSG (corrupt DWARF) or -ENOENT; nothing is printed.
  */
 int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg);
+
+/*
+ * The kernel target's BTF: the .BTF section of the -k vmlinux (or -k a
+ * raw BTF file), else the running kernel's PERF_BTF_DIR/vmlinux
+ * (/sys/kernel/btf/vmlinux); for a module, the .BTF of -m PATH.ko or
+ * PERF_BTF_DIR/NAME, split from the kernel's.  0 with *@b (owned by @t),
+ * or the -errno of kbtf__open() with t->btf_path the file that failed;
+ * nothing is printed.
+ */
+int probe_target__open_btf(struct probe_target *t, const struct kbtf **b);
 
 #endif
