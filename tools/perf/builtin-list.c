@@ -23,6 +23,7 @@
 #include "util/probe-cache.h"
 #include "util/probe-spec.h"
 #include "util/strbuf.h"
+#include "util/strfilter.h"
 #include "util/system-perf.h"
 #include "util/tracepoint.h"
 #include "util/util.h"

@@ -28,7 +28,8 @@ const char *kbtf__sysfs_dir(void)
 }
 
 /* libbpf's own messages are ours to word: kept for -v. */
-static int kbtf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+static int __attribute__((format(printf, 2, 0)))
+kbtf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char buf[512];
 

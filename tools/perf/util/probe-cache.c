@@ -19,6 +19,7 @@
 #include "util/probe-spec.h"
 #include "util/sdt-arg.h"
 #include "util/sdt-note.h"
+#include "util/strfilter.h"
 #include "util/util.h"
 
 static void probe_cache_entry__clear(struct probe_cache_entry *e)

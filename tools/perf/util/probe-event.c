@@ -27,6 +27,7 @@
 #include "util/probe-index.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
+#include "util/strfilter.h"
 #include "util/symbol-elf.h"
 #include "util/tracefs.h"
 #include "util/util.h"

@@ -17,6 +17,7 @@
 #include "util/probe-limits.h"
 /* For probe_event_match_filter(), the one [GROUP:]EVENT glob rule. */
 #include "util/probe-spec.h"
+#include "util/strfilter.h"
 #include "util/tracefs.h"
 #include "util/util.h"
 

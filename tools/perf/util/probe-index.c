@@ -21,6 +21,7 @@
 #include "util/probe-index.h"
 #include "util/probe-spec.h"
 #include "util/strbuf.h"
+#include "util/strfilter.h"
 #include "util/util.h"
 
 #define PROBE_INDEX_MAGIC "perf-probe-index 3"

@@ -1267,31 +1267,6 @@ void raw_probe_trace_arg(const struct perf_probe_arg *pa, struct probe_trace_arg
 		ta->type = xstrdup(pa->type);
 }
 
-bool probe_event_match(const char *group_glob, const char *event_glob, const char *group,
-		       const char *event)
-{
-	if (group_glob && fnmatch(group_glob, group, 0))
-		return false;
-	return !fnmatch(event_glob, event, 0);
-}
-
-bool probe_event_match_filter(const char *filter, const char *group, const char *event)
-{
-	const char *colon;
-	char *g;
-	bool ok;
-
-	if (!filter || !*filter)
-		return true;
-	colon = strchr(filter, ':');
-	if (!colon)
-		return probe_event_match(NULL, filter, group, event);
-	g = xstrndup(filter, colon - filter);
-	ok = probe_event_match(g, colon + 1, group, event);
-	free(g);
-	return ok;
-}
-
 /* The argument name perf gives: the last member, else VAR[:TYPE] made an identifier. */
 char *perf_probe_arg_default_name(const struct perf_probe_arg *pa)
 {

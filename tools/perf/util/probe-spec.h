@@ -219,18 +219,6 @@ bool is_ident_char(int c);
  */
 int __attribute__((format(printf, 1, 2))) semantic_error(const char *fmt, ...);
 
-/*
- * "[GROUP:]EVENT" glob matching, the one rule of -l, -d, perf list and
- * cached %GROUP:EVENT specs.  probe_event_match(): does GROUP:EVENT match
- * @group_glob (NULL: any group) and @event_glob (fnmatch, whole names)?
- * probe_event_match_filter(): the same with the two globs in one
- * "[GROUP:]EVENT" @filter; NULL or "" matches everything.  Like perf,
- * "GROUP/EVENT" has no group part: the '/' is part of the event glob.
- */
-bool probe_event_match(const char *group_glob, const char *event_glob, const char *group,
-		       const char *event);
-bool probe_event_match_filter(const char *filter, const char *group, const char *event);
-
 /* Free what the structures own and zero them (they stay reusable). */
 void clear_perf_probe_event(struct perf_probe_event *pev);
 void clear_perf_probe_arg(struct perf_probe_arg *pa);

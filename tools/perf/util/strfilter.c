@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/strfilter.h"
 #include "util/util.h"
 
@@ -178,4 +179,29 @@ static bool node_match(const struct strfilter_node *n, const char *name)
 bool strfilter__compare(const struct strfilter *filter, const char *name)
 {
 	return !filter || node_match(filter->root, name);
+}
+
+bool probe_event_match(const char *group_glob, const char *event_glob, const char *group,
+		       const char *event)
+{
+	if (group_glob && fnmatch(group_glob, group, 0))
+		return false;
+	return !fnmatch(event_glob, event, 0);
+}
+
+bool probe_event_match_filter(const char *filter, const char *group, const char *event)
+{
+	const char *colon;
+	char *g;
+	bool ok;
+
+	if (!filter || !*filter)
+		return true;
+	colon = strchr(filter, ':');
+	if (!colon)
+		return probe_event_match(NULL, filter, group, event);
+	g = xstrndup(filter, colon - filter);
+	ok = probe_event_match(g, colon + 1, group, event);
+	free(g);
+	return ok;
 }

@@ -29,4 +29,16 @@ bool strfilter__compare(const struct strfilter *filter, const char *name);
 /* The default filter of `perf probe -F`. */
 #define STRFILTER_DEFAULT_FUNCS "!_* & !*@plt"
 
+/*
+ * "[GROUP:]EVENT" glob matching, the one rule of -l, -d, perf list and
+ * cached %GROUP:EVENT specs.  probe_event_match(): does GROUP:EVENT match
+ * @group_glob (NULL: any group) and @event_glob (fnmatch, whole names)?
+ * probe_event_match_filter(): the same with the two globs in one
+ * "[GROUP:]EVENT" @filter; NULL or "" matches everything.  Like perf,
+ * "GROUP/EVENT" has no group part: the '/' is part of the event glob.
+ */
+bool probe_event_match(const char *group_glob, const char *event_glob, const char *group,
+		       const char *event);
+bool probe_event_match_filter(const char *filter, const char *group, const char *event);
+
 #endif

@@ -13,6 +13,7 @@
 #include "util/arch-regs.h"
 #include "util/probe-spec.h"
 #include "util/strbuf.h"
+#include "util/strfilter.h"
 #include "unit-test.h"
 
 /* ---- helpers ----------------------------------------------------------- */
