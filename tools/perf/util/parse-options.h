@@ -56,15 +56,22 @@ struct option {
 	{                          \
 		.type = OPTION_END \
 	}
-#define OPT_BOOLEAN(s, l, v, h)                                                            \
-	{                                                                                  \
-		.type = OPTION_BOOLEAN, .short_name = (s), .long_name = (l), .value = (v), \
-		.help = (h)                                                                \
+/*
+ * The value of an OPT_BOOLEAN, OPT_INCR or OPT_INTEGER is an int: anything
+ * else (a bool, which is one byte) is refused by the compiler, not
+ * overwritten by four bytes at run time.
+ */
+#define OPT_INT_PTR(v) (1 ? (v) : (int *)0)
+
+#define OPT_BOOLEAN(s, l, v, h)                                              \
+	{                                                                    \
+		.type = OPTION_BOOLEAN, .short_name = (s), .long_name = (l), \
+		.value = OPT_INT_PTR(v), .help = (h)                         \
 	}
-#define OPT_INCR(s, l, v, h)                                                            \
-	{                                                                               \
-		.type = OPTION_INCR, .short_name = (s), .long_name = (l), .value = (v), \
-		.help = (h)                                                             \
+#define OPT_INCR(s, l, v, h)                                                                       \
+	{                                                                                          \
+		.type = OPTION_INCR, .short_name = (s), .long_name = (l), .value = OPT_INT_PTR(v), \
+		.help = (h)                                                                        \
 	}
 #define OPT_STRING(s, l, v, a, h)                                                         \
 	{                                                                                 \
@@ -76,10 +83,10 @@ struct option {
 		.type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), .value = (v), \
 		.argh = (a), .help = (h), .flags = (f)                                         \
 	}
-#define OPT_INTEGER(s, l, v, a, h)                                                         \
-	{                                                                                  \
-		.type = OPTION_INTEGER, .short_name = (s), .long_name = (l), .value = (v), \
-		.argh = (a), .help = (h)                                                   \
+#define OPT_INTEGER(s, l, v, a, h)                                           \
+	{                                                                    \
+		.type = OPTION_INTEGER, .short_name = (s), .long_name = (l), \
+		.value = OPT_INT_PTR(v), .argh = (a), .help = (h)            \
 	}
 #define OPT_OPTARG(s, l, v, a, h, d)                                                      \
 	{                                                                                 \

@@ -29,18 +29,18 @@ struct symbol_elf;
 
 /* The settings of one perf probe command, from its options. */
 struct probe_conf {
-	const char *vmlinux;  /* -k: resolve kernel symbols in this file */
-	int max_probes;	      /* --max-probes: places one spec may resolve to */
-	bool force_add;	      /* -f: take numbered names for taken ones */
-	bool dry_run;	      /* -n: resolve and check, write nothing */
-	bool cache;	      /* --cache: keep what is resolved in the probe cache */
-	bool no_inlines;      /* --no-inlines: not the inlined instances */
-	const char *source;   /* -s: the directory of the source files */
-	const char *symfs;    /* --symfs: the sysroot symbols and debuginfo are read under */
-	bool bootconfig;      /* --bootconfig: -D prints bootconfig (kprobes only) */
-	bool demangle;	      /* --[no-]demangle: show user-space C++/Rust names demangled */
-	bool demangle_kernel; /* --demangle-kernel: kernel names too */
-	bool btf;	      /* --btf: kernel probes from BTF, not DWARF */
+	const char *vmlinux; /* -k: resolve kernel symbols in this file */
+	int max_probes;	     /* --max-probes: places one spec may resolve to */
+	bool force_add;	     /* -f: take numbered names for taken ones */
+	bool dry_run;	     /* -n: resolve and check, write nothing */
+	bool cache;	     /* --cache: keep what is resolved in the probe cache */
+	bool no_inlines;     /* --no-inlines: not the inlined instances */
+	const char *source;  /* -s: the directory of the source files */
+	const char *symfs;   /* --symfs: the sysroot symbols and debuginfo are read under */
+	bool bootconfig;     /* --bootconfig: -D prints bootconfig (kprobes only) */
+	int demangle; /* --[no-]demangle: user-space C++/Rust names demangled (an OPT_BOOLEAN) */
+	int demangle_kernel; /* --demangle-kernel: kernel names too */
+	bool btf;	     /* --btf: kernel probes from BTF, not DWARF */
 };
 
 /* Are the names of @uprobes (else kernel) targets shown demangled? */
