@@ -16,6 +16,7 @@
 #include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/probe-cache.h"
+#include "util/target-ns.h"
 #include "util/util.h"
 
 static const char *const buildid_cache_usage[] = {
@@ -26,7 +27,8 @@ static const char *const buildid_cache_usage[] = {
 /* A file named on the command line, its absolute name and its build-id. */
 struct cache_file {
 	const char *arg;
-	char *name;
+	char *name; /* with --target-ns, the container's path */
+	char *file; /* where it is read: name, or /proc/PID/root/name */
 	struct build_id bid;
 };
 
@@ -35,7 +37,10 @@ struct cache_file {
 static char *cache_name(const char *arg)
 {
 	char buf[PATH_MAX];
-	char *real = realpath(arg, NULL);
+	char *real = target_ns__realpath(arg);
+
+	if (target_ns__active())
+		return real ? real : xstrdup(arg);
 
 	if (real || arg[0] == '/')
 		return real ? real : xstrdup(arg);
@@ -53,8 +58,9 @@ static int read_files(struct str_list *list, struct cache_file *files, const cha
 		int err;
 
 		files[i].arg = list->items[i];
-		files[i].name = cache_name(list->items[i]);
-		err = filename__read_build_id(files[i].name, &files[i].bid);
+		files[i].file = cache_name(list->items[i]);
+		files[i].name = xstrdup(target_ns__inside(files[i].file));
+		err = filename__read_build_id(files[i].file, &files[i].bid);
 		if (err) {
 			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg, build_id__strerror(err));
 			ret = -1;
@@ -65,8 +71,10 @@ static int read_files(struct str_list *list, struct cache_file *files, const cha
 
 static void free_files(struct cache_file *files, int nr)
 {
-	for (int i = 0; i < nr; i++)
+	for (int i = 0; i < nr; i++) {
 		free(files[i].name);
+		free(files[i].file);
+	}
 	free(files);
 }
 
@@ -79,7 +87,7 @@ static void free_files(struct cache_file *files, int nr)
 static void add_sdt_markers(const struct cache_file *file, bool update)
 {
 	struct strbuf err = STRBUF_INIT;
-	int ret = probe_cache__update_sdt(file->name, &file->bid, file->name, update, &err);
+	int ret = probe_cache__update_sdt(file->name, &file->bid, file->file, update, &err);
 
 	if (ret == -EEXIST)
 		pr_debug("%s\n", err.buf); /* up to date, as when added before */
@@ -102,7 +110,7 @@ static int add_files(struct str_list *list, bool force, bool update)
 
 	for (int i = 0; !ret && i < list->nr; i++) {
 		char sbid[SBUILD_ID_SIZE];
-		int err = build_id_cache__add(files[i].name, files[i].name, &files[i].bid,
+		int err = build_id_cache__add(files[i].name, files[i].file, &files[i].bid,
 					      force || update);
 
 		build_id__sprintf(&files[i].bid, sbid);
@@ -182,7 +190,8 @@ static int purge_files(struct str_list *list, bool force)
 	int ret = 0;
 
 	for (int i = 0; i < list->nr; i++) {
-		char *name = cache_name(list->items[i]);
+		char *file = cache_name(list->items[i]);
+		char *name = xstrdup(target_ns__inside(file));
 		struct build_id_cache_entry *entries;
 		int err = 0, nr = build_id_cache__list_name(name, &entries);
 
@@ -209,6 +218,7 @@ static int purge_files(struct str_list *list, bool force)
 		}
 		build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
 		free(name);
+		free(file);
 	}
 	return ret;
 }
@@ -259,7 +269,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 {
 	struct str_list add = { 0 }, remove = { 0 }, purge = { 0 }, update = { 0 };
 	int force = 0, list = 0, all = 0, ret = 0;
-	const char *debuginfod = NULL;
+	const char *debuginfod = NULL, *target_ns = NULL;
 	const struct option options[] = {
 		OPT_STRING_LIST('a', "add", &add, "file list", "file(s) to add",
 				PARSE_OPT_SPLIT_COMMA),
@@ -277,12 +287,17 @@ int cmd_buildid_cache(int argc, const char **argv)
 			0, "debuginfod", &debuginfod, "debuginfod urls",
 			"Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls",
 			""),
+		OPT_STRING(0, "target-ns", &target_ns, "n", "target pid for namespace context"),
 		OPT_END(),
 	};
 
 	argc = parse_options(argc, argv, options, buildid_cache_usage, PARSE_OPT_NO_ARGS);
 	if (argc < 0) {
 		ret = argc == -2 ? 0 : 129;
+		goto out;
+	}
+	if (target_ns__set(target_ns)) {
+		ret = 1;
 		goto out;
 	}
 	if (add.nr && add_files(&add, force, false))

@@ -19,6 +19,7 @@
 #include "util/probe-show.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
+#include "util/target-ns.h"
 #include "util/util.h"
 
 #define DEFAULT_FUNC_FILTER "!_* & !*@plt"
@@ -51,7 +52,9 @@ struct probe_params {
 	const char *exec;	      /* -x */
 	struct str_list execs;	      /* every -x, for --export */
 	const char *export_file, *import_file;
-	const char *module; /* -m */
+	const char *module;    /* -m */
+	const char *target_ns; /* --target-ns PID */
+	char *ns_exec;	       /* -x as the host reaches it with --target-ns */
 	int dry_run, force, cache, no_inlines, externs, range, bootconfig, btf;
 	int bare; /* the index in add of the spec of the bare words, or -1 */
 };
@@ -279,6 +282,8 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN(0, "demangle-kernel", &probe_conf.demangle_kernel,
 			    "Enable kernel symbol demangling"),
 		OPT_BOOLEAN(0, "btf", &p.btf, "Resolve kernel probes from BTF, not DWARF"),
+		OPT_STRING(0, "target-ns", &p.target_ns, "pid",
+			   "target pid for namespace contexts"),
 		OPT_END(),
 	};
 
@@ -337,6 +342,21 @@ int cmd_probe(int argc, const char **argv)
 			ret = 129;
 			goto out;
 		}
+	}
+	if (target_ns__set(p.target_ns)) {
+		ret = 129;
+		goto out;
+	}
+	/* --target-ns: -x is the container's file, reached through /proc/PID/root. */
+	if (p.exec && p.target_ns && !p.export_file && !p.import_file) {
+		p.ns_exec = target_ns__realpath(p.exec);
+		if (!p.ns_exec) {
+			pr_err("Error: target executable %s in the namespace of %s: %s\n", p.exec,
+			       p.target_ns, strerror(errno));
+			ret = 129;
+			goto out;
+		}
+		p.exec = p.ns_exec;
 	}
 	/* perf resolves -x when it parses it: a missing file is a usage error. */
 	if (p.exec && !p.export_file && !p.import_file && access(p.exec, F_OK)) {
@@ -398,6 +418,7 @@ out:
 	str_list_clear(&p.defs);
 	str_list_clear(&p.del);
 	str_list_clear(&p.execs);
+	free(p.ns_exec);
 	str_list_clear(&p.vars);
 	return ret;
 }

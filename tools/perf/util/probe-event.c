@@ -29,6 +29,7 @@
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
+#include "util/target-ns.h"
 #include "util/tracefs.h"
 #include "util/util.h"
 
@@ -1197,9 +1198,15 @@ static int probe_batch__cache(const struct probe_batch *b, const struct perf_pro
 			free(lines);
 			continue;
 		}
-		for (int j = 0; j < b->ntevs; j++)
-			if (b->from[j] == &pevs[i])
-				lines[n++] = synthesize_probe_trace_command(&b->tevs[j]);
+		for (int j = 0; j < b->ntevs; j++) {
+			struct probe_trace_event tev = b->tevs[j]; /* shallow: read only */
+
+			if (b->from[j] != &pevs[i])
+				continue;
+			/* --target-ns: the container's path, not one pid's /proc/PID/root */
+			tev.point.module = (char *)target_ns__inside(tev.point.module);
+			lines[n++] = synthesize_probe_trace_command(&tev);
+		}
 		spec = probe_cache_spec(&pevs[i], &t);
 		probe_cache__add_entry(*out, false, spec, lines, n);
 		free(spec);

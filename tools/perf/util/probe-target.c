@@ -21,6 +21,7 @@
 #include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"
+#include "util/target-ns.h"
 #include "util/util.h"
 
 struct probe_conf probe_conf = { .max_probes = MAX_PROBES, .demangle = true };
@@ -113,7 +114,7 @@ int probe_target__init(struct probe_target *t, const struct perf_probe_event *pe
 	if (pev->uprobes) {
 		struct stat st;
 
-		t->path = realpath(pev->target, NULL);
+		t->path = target_ns__realpath(pev->target);
 		if (!t->path || stat(t->path, &st) < 0) {
 			pr_err("Error: target executable %s: %s\n", pev->target, strerror(errno));
 			probe_target__clear(t);
@@ -247,7 +248,7 @@ int probe_target__cache_id(const struct probe_target *t, char **name, struct bui
 	int ret;
 
 	if (t->path) {
-		*name = xstrdup(t->path);
+		*name = xstrdup(target_ns__inside(t->path)); /* the container's name */
 		ret = filename__read_build_id(t->path, bid);
 	} else if (probe_conf.vmlinux) {
 		*name = xstrdup(KERNEL_CACHE_NAME);
