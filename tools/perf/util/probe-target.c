@@ -182,6 +182,13 @@ bool probe_target__foreign(const struct probe_target *t, const char **file, cons
 	return true;
 }
 
+const char *probe_target__file_arch(const char *path)
+{
+	int m = elf_util__machine(path);
+
+	return m > 0 ? arch_regs__elf_arch(m) : NULL;
+}
+
 int probe_target__is_foreign(const struct perf_probe_event *pev, const char **file,
 			     const char **host)
 {

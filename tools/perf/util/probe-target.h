@@ -82,6 +82,9 @@ bool probe_target__foreign(const struct probe_target *t, const char **file, cons
 int probe_target__is_foreign(const struct perf_probe_event *pev, const char **file,
 			     const char **host);
 
+/* The arch_regs name of the ELF file at @path; NULL when not ELF or unknown. */
+const char *probe_target__file_arch(const char *path);
+
 /* Free what @t loaded and zero it. */
 void probe_target__clear(struct probe_target *t);
 

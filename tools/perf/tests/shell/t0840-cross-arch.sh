@@ -154,6 +154,14 @@ test_expect_success AARCH64_CC,SYSTEM_PERF_PROBE '-D: the system perf prints the
 	test_line_count -ge 8 same
 '
 
+test_expect_success AARCH64_CC 'raw fetchargs name the registers of the file, not of the host' '
+	build_a64 a64_O2 -O2 &&
+	"$PERF" probe -x a64_O2 -D "handle %x0 +8(%sp):u32 %pc" >got 2>/dev/null &&
+	grep -q " %x0 +8(%sp):u32 %pc$" got &&
+	test_refuses "$PERF" probe -x a64_O2 -D "handle %ax" &&
+	grep -q "'"'"'%ax'"'"' is not a register of aarch64" err
+'
+
 test_expect_success AARCH64_CC '-V lists the variables of an aarch64 function' '
 	build_a64 a64_O0 -O0 &&
 	"$PERF" probe -x a64_O0 -V handle >out &&
