@@ -61,36 +61,6 @@ our_locations() {
 		tr ' ' '\n' | sed -n 's/:[a-z0-9]*$//; /=/p'
 }
 
-# On the stack at -O0 (frame base sp or x29), in registers at -O2.
-for opt in O0 O2; do
-	case $opt in O0) where='(%sp)\|(%x29)' ;; O2) where='=%x[0-9]' ;; esac
-	test_expect_success AARCH64_CC,GDB_MULTIARCH "-$opt: every variable is where gdb-multiarch says it is" "
-		build_a64 a64_$opt -$opt &&
-		: >compared_$opt &&
-		for f in handle main regs; do
-			addr=\$(\"\$PERF\" probe -x a64_$opt -D \$f 2>/dev/null | sed -n 's/.*:\\(0x[0-9a-f]*\\).*/\\1/p') &&
-			gdb_locations a64_$opt \$f \"\$addr\" >want &&
-			vars=\$(sed 's/=.*//' want | tr '\\n' ' ') &&
-			our_locations a64_$opt \$f \"\$vars\" >got &&
-			test_cmp_file want got &&
-			sed \"s/^/\$f /\" got >>compared_$opt || exit 1
-		done &&
-		say \"-$opt: \$(wc -l <compared_$opt) variables at the same place as gdb-multiarch\" &&
-		test_line_count -ge 6 compared_$opt &&
-		grep -q '$where' compared_$opt
-	"
-done
-
-test_expect_success AARCH64_CC,GDB_MULTIARCH 'the probe offsets are the addresses gdb-multiarch gives' '
-	build_a64 a64_O2 -O2 &&
-	for f in handle main regs; do
-		want=$(gdb-multiarch -batch -ex "info address $f" a64_O2 | sed -n "s/.* at address \(0x[0-9a-f]*\)\.$/\1/p") &&
-		# a PIE whose text segment starts at offset 0: offsets are addresses
-		"$PERF" probe -x a64_O2 -D "$f%return" >got &&
-		grep -q "a64_O2:$want\$" got || { cat got; echo "gdb: $want"; exit 1; }
-	done
-'
-
 # The notes' operands in the kernel's arm64 spelling: -4@[x8] is
 # +0(%x8):s32, -4@[sp, 12] +12(%sp):s32, -8@x9 %x9:s64, w registers x.
 sdt_from_notes() {
@@ -121,6 +91,69 @@ sdt_from_notes() {
 		print line
 	}'
 }
+
+# compare_gdb BIN FUNC...: each variable of each FUNC, at our probe of it,
+# where gdb-multiarch says it is there; the comparisons go to "compared".
+# gdb speaks addresses, -D file offsets: FUNC's own (from "FUNC%return")
+# relates them.
+compare_gdb() {
+	_bin=$1
+	shift
+	for f in "$@"; do
+		off=$("$PERF" probe -x "$_bin" -D "$f" 2>/dev/null | sed -n 's/.*:\(0x[0-9a-f]*\) .*/\1/p; s/.*:\(0x[0-9a-f]*\)$/\1/p') &&
+			ent=$("$PERF" probe -x "$_bin" -D "$f%return" | sed -n 's/.*:\(0x[0-9a-f]*\)$/\1/p') &&
+			base=$(gdb-multiarch -batch -ex "info address $f" "$_bin" | sed -n 's/.* at address \(0x[0-9a-f]*\)\.$/\1/p') &&
+			addr=$(printf '0x%x' $((off + base - ent))) &&
+			gdb_locations "$_bin" "$f" "$addr" | sed 's/(%fp)/(%s0)/' >want &&
+			vars=$(sed 's/=.*//' want | tr '\n' ' ') &&
+			our_locations "$_bin" "$f" "$vars" >got &&
+			test_cmp_file want got &&
+			sed "s/^/$_bin $f /" got >>compared || return 1
+	done
+}
+
+# On the stack at -O0 (frame base sp or x29), in registers at -O2.
+for opt in O0 O2; do
+	case $opt in O0) where='(%sp)\|(%x29)' ;; O2) where='=%x[0-9]' ;; esac
+	test_expect_success AARCH64_CC,GDB_MULTIARCH "-$opt: every variable is where gdb-multiarch says it is" "
+		build_a64 a64_$opt -$opt &&
+		: >compared &&
+		compare_gdb a64_$opt handle main regs &&
+		say \"-$opt: \$(wc -l <compared) variables at the same place as gdb-multiarch\" &&
+		test_line_count -ge 6 compared &&
+		grep -q '$where' compared
+	"
+done
+
+# riscv64: freestanding (there is no riscv64 sysroot here), linked by lld.
+RVCC="clang --target=riscv64-linux-gnu -Wno-asm-operand-widths -ffreestanding -nostdlib -static -fuse-ld=lld"
+test_lazy_prereq RISCV_CC "$RVCC -o rv-probe -x c - <<EOF
+void _start(void) { for (;;); }
+EOF"
+
+test_expect_success RISCV_CC,GDB_MULTIARCH,READELF 'riscv64: variables as gdb-multiarch says, SDT operands as the notes' '
+	: >compared &&
+	for opt in O0 O2; do
+		CC=$RVCC build_workload cross-rv rv_$opt -I"$TEST_TMP/inc" -g -$opt &&
+		compare_gdb rv_$opt handle &&
+		sdt_from_notes rv_$opt | cut -d" " -f3- >want &&
+		"$PERF" probe -x rv_$opt -D %handled | cut -d" " -f3- >got &&
+		test_cmp_file want got || exit 1
+	done &&
+	say "riscv64: $(wc -l <compared) variables at the same place as gdb-multiarch" &&
+	grep -q "rv_O0 handle r=-24(%s0)" compared && grep -q "rv_O2 handle r=%a0" compared &&
+	grep -q "arg1=%a0:s32 arg2=%a1:s32" got
+'
+
+test_expect_success AARCH64_CC,GDB_MULTIARCH 'the probe offsets are the addresses gdb-multiarch gives' '
+	build_a64 a64_O2 -O2 &&
+	for f in handle main regs; do
+		want=$(gdb-multiarch -batch -ex "info address $f" a64_O2 | sed -n "s/.* at address \(0x[0-9a-f]*\)\.$/\1/p") &&
+		# a PIE whose text segment starts at offset 0: offsets are addresses
+		"$PERF" probe -x a64_O2 -D "$f%return" >got &&
+		grep -q "a64_O2:$want\$" got || { cat got; echo "gdb: $want"; exit 1; }
+	done
+'
 
 test_expect_success AARCH64_CC,READELF 'SDT operands: the notes, in the arm64 spelling, at their offsets' '
 	build_a64 a64_O0 -O0 && build_a64 a64_O2 -O2 &&
