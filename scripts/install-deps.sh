@@ -16,10 +16,14 @@ for opt in "$@"; do
 	--demo) pkgs="$pkgs asciidoctor man-db" ;;
 	# The tests: SDT headers, the system perf to compare with, a real
 	# debuginfod server, a real DWARF+SDT binary, 32-bit compiler support;
-	# C++, Rust and Go compilers for their programs, gdb as the oracle.
+	# C++, Rust and Go compilers for their programs, gdb as the oracle;
+	# for other architectures clang --target=aarch64-linux-gnu over the
+	# arm64 sysroot and binutils, and gdb-multiarch (Debian's
+	# gcc-aarch64-linux-gnu conflicts with gcc-multilib).
 	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
 python3.11-dbg gcc-multilib libc6-dbg g++ clang rustc golang-go gdb
-asciidoctor man-db bash-completion" ;;
+asciidoctor man-db bash-completion binutils-aarch64-linux-gnu
+libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch" ;;
 	# `make install` and `make man`: the man pages are made by asciidoctor.
 	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.

@@ -66,13 +66,18 @@ struct probe_params {
  * Parse every spec before anything is resolved: a bad point stops all.
  * A bad argument word is told later, once its point resolves, as perf.
  */
-static int parse_specs(struct str_list *specs, struct perf_probe_event **pevs_out)
+static int parse_specs(struct str_list *specs, const struct probe_params *p,
+		       struct perf_probe_event **pevs_out)
 {
 	struct perf_probe_event *pevs = xzalloc(specs->nr * sizeof(*pevs));
+	/* %REG of a -x file of another architecture: its registers */
+	const char *arch = p->exec ? probe_target__file_arch(p->exec) : NULL;
 	int ret = 0, i;
 
-	for (i = 0; i < specs->nr && !ret; i++)
+	for (i = 0; i < specs->nr && !ret; i++) {
+		pevs[i].arch = arch;
 		ret = parse_perf_probe_command_late(specs->items[i], &pevs[i]);
+	}
 	if (ret) {
 		for (int j = 0; j < i; j++)
 			clear_perf_probe_event(&pevs[j]);
@@ -98,7 +103,7 @@ static void set_targets(struct perf_probe_event *pevs, int n, const struct probe
 static int run_add(struct str_list *specs, const struct probe_params *p, bool definition)
 {
 	struct perf_probe_event *pevs;
-	int ret = parse_specs(specs, &pevs);
+	int ret = parse_specs(specs, p, &pevs);
 
 	if (ret && (definition || p->bare < 0 || specs->nr > 1))
 		return STATUS_USAGE;
@@ -215,7 +220,7 @@ static int run_vars(const struct probe_params *p)
 {
 	struct perf_probe_event *pevs;
 	struct str_list specs = p->vars;
-	int ret = parse_specs(&specs, &pevs);
+	int ret = parse_specs(&specs, p, &pevs);
 
 	if (ret)
 		return ret;

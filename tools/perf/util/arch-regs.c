@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The register tables (see arch-regs.h). */
 #include <ctype.h>
+#include <elf.h>
 #include <string.h>
 
 #include "util/arch-regs.h"
@@ -104,6 +105,52 @@ static const struct arch_reg arm64_regs[] = {
 };
 #undef X
 
+/* struct pt_regs of riscv: epc, then x1..x31 by their ABI names. */
+#define R(name, n)                               \
+	{                                        \
+		"%" #name, n, ASM(#name, "x" #n) \
+	}
+static const struct arch_reg riscv64_regs[] = {
+	{ "%epc", -1, ASM(NULL) },
+	R(ra, 1),
+	R(sp, 2),
+	R(gp, 3),
+	R(tp, 4),
+	R(t0, 5),
+	R(t1, 6),
+	R(t2, 7),
+	R(s0, 8),
+	R(s1, 9),
+	R(a0, 10),
+	R(a1, 11),
+	R(a2, 12),
+	R(a3, 13),
+	R(a4, 14),
+	R(a5, 15),
+	R(a6, 16),
+	R(a7, 17),
+	R(s2, 18),
+	R(s3, 19),
+	R(s4, 20),
+	R(s5, 21),
+	R(s6, 22),
+	R(s7, 23),
+	R(s8, 24),
+	R(s9, 25),
+	R(s10, 26),
+	R(s11, 27),
+	R(t3, 28),
+	R(t4, 29),
+	R(t5, 30),
+	R(t6, 31),
+	{ "%status", -1, ASM(NULL) },
+	{ "%badaddr", -1, ASM(NULL) },
+	{ "%cause", -1, ASM(NULL) },
+	{ "%orig_a0", -1, ASM(NULL) },
+	{ NULL, -1, ASM(NULL) },
+};
+#undef R
+
 static const struct arch_regs {
 	const char *arch;
 	const struct arch_reg *regs;
@@ -111,7 +158,24 @@ static const struct arch_regs {
 	{ "x86_64", x86_64_regs },
 	{ "i386", i386_regs },
 	{ "aarch64", arm64_regs },
+	{ "riscv64", riscv64_regs },
 };
+
+const char *arch_regs__elf_arch(unsigned int e_machine)
+{
+	switch (e_machine) {
+	case EM_X86_64:
+		return "x86_64";
+	case EM_386:
+		return "i386";
+	case EM_AARCH64:
+		return "aarch64";
+	case EM_RISCV:
+		return "riscv64";
+	default:
+		return NULL;
+	}
+}
 
 const char *arch_regs__host_arch(void)
 {
@@ -121,6 +185,8 @@ const char *arch_regs__host_arch(void)
 	return "i386";
 #elif defined(__aarch64__)
 	return "aarch64";
+#elif defined(__riscv) && __riscv_xlen == 64
+	return "riscv64";
 #else
 	return "unknown";
 #endif

@@ -26,6 +26,12 @@ struct arch_reg {
 	const char *asm_names[6]; /* assembler names, NULL-terminated */
 };
 
+/*
+ * The architecture of ELF machine @e_machine ("x86_64" for EM_X86_64,
+ * "i386", "aarch64", "riscv64"), or NULL for a machine without a table.
+ */
+const char *arch_regs__elf_arch(unsigned int e_machine);
+
 /* The architecture this tool was built for, e.g. "x86_64". */
 const char *arch_regs__host_arch(void);
 

@@ -13,11 +13,21 @@
 #include "util/elf-util.h"
 #include "util/strbuf.h"
 #include "util/util.h"
-#include "util/util.h"
 
-const char *dwarf_reg_name(unsigned int num)
+const char *dwarf_reg_name(const char *arch, unsigned int num)
 {
-	return arch_regs__dwarf_fetcharg(NULL, num);
+	return arch_regs__dwarf_fetcharg(arch, num);
+}
+
+const char *dwfl_module_arch(Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	GElf_Ehdr eh;
+
+	if (!elf || !gelf_getehdr(elf, &eh))
+		return NULL;
+	return arch_regs__elf_arch(eh.e_machine);
 }
 
 int die_name_match(Dwarf_Die *die, const char *pattern)

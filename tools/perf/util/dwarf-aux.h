@@ -15,11 +15,21 @@
 
 #include <stdbool.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 
 struct strbuf;
 
-/* The fetcharg ("%ax") of DWARF register @num of the host, or NULL. */
-const char *dwarf_reg_name(unsigned int num);
+/*
+ * The fetcharg ("%ax", "%x29") of DWARF register @num of @arch (an
+ * arch_regs name; NULL: the host), or NULL.
+ */
+const char *dwarf_reg_name(const char *arch, unsigned int num);
+
+/*
+ * The arch_regs name of the machine of @mod's ELF file ("aarch64" for an
+ * arm64 binary read on x86-64); NULL when unknown (then: the host).
+ */
+const char *dwfl_module_arch(Dwfl_Module *mod);
 
 /* Does the name of @die match @pattern (a name, or a glob with *?[)? */
 int die_name_match(Dwarf_Die *die, const char *pattern);

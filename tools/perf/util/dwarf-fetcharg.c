@@ -58,13 +58,13 @@ int arg_loc__add_offset(struct arg_loc *loc, long off)
 }
 
 /* DW_OP_breg<N>/bregx as a register and offset. */
-static bool op_breg(const Dwarf_Op *op, const char **reg, long *off)
+static bool op_breg(const char *arch, const Dwarf_Op *op, const char **reg, long *off)
 {
 	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
-		*reg = dwarf_reg_name(op->atom - DW_OP_breg0);
+		*reg = dwarf_reg_name(arch, op->atom - DW_OP_breg0);
 		*off = (long)op->number;
 	} else if (op->atom == DW_OP_bregx) {
-		*reg = dwarf_reg_name((unsigned int)op->number);
+		*reg = dwarf_reg_name(arch, (unsigned int)op->number);
 		*off = (long)op->number2;
 	} else {
 		return false;
@@ -83,7 +83,7 @@ int loc_from_masked_reg(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc)
 	 * the type.  (perf 6.1 reads the memory it points to.)
 	 */
 	loc->mask_bytes = ops[1].number == 0xff ? 1 : ops[1].number == 0xffff ? 2 : 4;
-	loc->reg = dwarf_reg_name(ops[0].atom - DW_OP_breg0);
+	loc->reg = dwarf_reg_name(loc->arch, ops[0].atom - DW_OP_breg0);
 	return loc->reg ? 0 : -ENOTSUP;
 }
 
@@ -105,8 +105,8 @@ int loc_from_stack_value(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc)
 		 op == DW_OP_const8u || op == DW_OP_constu)
 		strbuf_addf(&sb, "\\%" PRIu64, (uint64_t)ops[0].number);
 	else if (op >= DW_OP_breg0 && op <= DW_OP_breg31 && ops[0].number == 0 &&
-		 dwarf_reg_name(op - DW_OP_breg0))
-		loc->reg = dwarf_reg_name(op - DW_OP_breg0);
+		 dwarf_reg_name(loc->arch, op - DW_OP_breg0))
+		loc->reg = dwarf_reg_name(loc->arch, op - DW_OP_breg0);
 	if (!sb.len)
 		return loc->reg ? 0 : -ENOTSUP;
 	loc->constant = strbuf_detach(&sb, NULL);
@@ -128,7 +128,7 @@ int loc_from_deref_value(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc)
 		loc->mask_bytes = ops[2].number == 0xff ? 1 : ops[2].number == 0xffff ? 2 : 4;
 	else if (nops != 3)
 		return -ENOTSUP;
-	loc->reg = dwarf_reg_name(ops[0].atom - DW_OP_breg0);
+	loc->reg = dwarf_reg_name(loc->arch, ops[0].atom - DW_OP_breg0);
 	if (!loc->reg)
 		return -ENOTSUP;
 	arg_loc__push(loc, (long)ops[0].number);
@@ -164,15 +164,16 @@ int loc_from_place(const Dwarf_Op *ops, size_t nops, const char *global_name, fr
 		return 0;
 	}
 	if (op >= DW_OP_breg0 && op <= DW_OP_breg31) {
-		loc->reg = dwarf_reg_name(op - DW_OP_breg0);
+		loc->reg = dwarf_reg_name(loc->arch, op - DW_OP_breg0);
 		if (!loc->reg)
 			return -ENOTSUP;
 		arg_loc__push(loc, (long)ops[0].number + extra);
 		return 0;
 	}
 	if ((op >= DW_OP_reg0 && op <= DW_OP_reg31) || op == DW_OP_regx) {
-		loc->reg = dwarf_reg_name(op == DW_OP_regx ? (unsigned int)ops[0].number
-							   : (unsigned int)(op - DW_OP_reg0));
+		loc->reg = dwarf_reg_name(loc->arch, op == DW_OP_regx
+							     ? (unsigned int)ops[0].number
+							     : (unsigned int)(op - DW_OP_reg0));
 		return loc->reg && !extra ? 0 : -ENOTSUP;
 	}
 	return 1;
@@ -226,20 +227,20 @@ int arg_loc__settle(struct arg_loc *loc)
 	return -ENOENT;
 }
 
-int frame_base_from_ops(const Dwarf_Op *ops, size_t nops, frame_base_fn cfa, void *cfa_arg,
-			const char **reg, long *off)
+int frame_base_from_ops(const char *arch, const Dwarf_Op *ops, size_t nops, frame_base_fn cfa,
+			void *cfa_arg, const char **reg, long *off)
 {
 	if (nops < 1)
 		return -ENOENT;
 	if (ops[0].atom == DW_OP_call_frame_cfa)
 		return cfa(cfa_arg, reg, off);
 	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
-		*reg = dwarf_reg_name(ops[0].atom - DW_OP_breg0);
+		*reg = dwarf_reg_name(arch, ops[0].atom - DW_OP_breg0);
 		*off = (long)ops[0].number;
 		return *reg ? 0 : -ENOTSUP;
 	}
 	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
-		*reg = dwarf_reg_name(ops[0].atom - DW_OP_reg0);
+		*reg = dwarf_reg_name(arch, ops[0].atom - DW_OP_reg0);
 		*off = 0;
 		return *reg ? 0 : -ENOTSUP;
 	}
@@ -264,7 +265,7 @@ static int place_cfa(void *arg, const char **reg, long *off)
 		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], c->addr, &frame))
 			continue;
 		ok = !dwarf_frame_cfa(frame, &cops, &ncops) && ncops == 1 &&
-		     op_breg(&cops[0], reg, off);
+		     op_breg(dwfl_module_arch(c->mod), &cops[0], reg, off);
 		free(frame);
 		if (ok)
 			return 0;
@@ -288,7 +289,7 @@ static int place_frame_base(void *arg, const char **reg, long *off)
 			return -ENOENT;
 		ops = block;
 	}
-	return frame_base_from_ops(ops, nops, place_cfa, arg, reg, off);
+	return frame_base_from_ops(dwfl_module_arch(c->mod), ops, nops, place_cfa, arg, reg, off);
 }
 
 /*
@@ -374,6 +375,7 @@ int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_
 	int n;
 
 	memset(loc, 0, sizeof(*loc));
+	loc->arch = dwfl_module_arch(c->mod);
 	if (!dwarf_attr(var, DW_AT_location, &attr))
 		return const_value(var, loc);
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);

@@ -41,8 +41,9 @@ typedef int (*frame_base_fn)(void *arg, const char **reg, long *off);
 
 /* A value being built: REG or a global, then dereferences. */
 struct arg_loc {
-	const char *reg; /* register fetcharg ("%di"), or NULL for a global */
-	bool global;	 /* the memory at global_addr + global_off */
+	const char *arch; /* the register table (arch_regs name; NULL: the host) */
+	const char *reg;  /* register fetcharg ("%di"), or NULL for a global */
+	bool global;	  /* the memory at global_addr + global_off */
 	Dwarf_Addr global_addr;
 	long global_off;
 	const char *global_name;
@@ -105,11 +106,11 @@ int loc_from_ops(const Dwarf_Op *ops, size_t nops, const char *global_name, fram
 		 void *fb_arg, struct arg_loc *loc);
 
 /*
- * The frame base from the operations of DW_AT_frame_base: a register,
- * REG+OFF, or the CFA (from @cfa).  0, -ENOENT (none), -ENOTSUP.
+ * The frame base from the operations of DW_AT_frame_base: a register of
+ * @arch (NULL: the host), REG+OFF, or the CFA (from @cfa).  0, -ENOENT (none), -ENOTSUP.
  */
-int frame_base_from_ops(const Dwarf_Op *ops, size_t nops, frame_base_fn cfa, void *cfa_arg,
-			const char **reg, long *off);
+int frame_base_from_ops(const char *arch, const Dwarf_Op *ops, size_t nops, frame_base_fn cfa,
+			void *cfa_arg, const char **reg, long *off);
 
 /*
  * "[N]" applied to @type (an array or a pointer) at @loc; *@dim counts

@@ -48,6 +48,19 @@ void elf_util__close(int fd, Elf *elf)
 	close(fd);
 }
 
+int elf_util__machine(const char *path)
+{
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd, ret = elf_util__open(path, &fd, &elf, NULL);
+
+	if (ret)
+		return ret;
+	ret = gelf_getehdr(elf, &eh) ? eh.e_machine : -ENOEXEC;
+	elf_util__close(fd, elf);
+	return ret;
+}
+
 bool elf_util__swapped(const GElf_Ehdr *ehdr)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -30,6 +30,9 @@ int elf_util__open(const char *path, int *fd, Elf **elf, uint64_t *size);
 /* elf_end() and close() what elf_util__open() opened. */
 void elf_util__close(int fd, Elf *elf);
 
+/* The e_machine of the ELF file at @path, or the -errno of elf_util__open(). */
+int elf_util__machine(const char *path);
+
 /* Is the file of @ehdr in the other byte order than this host's? */
 bool elf_util__swapped(const GElf_Ehdr *ehdr);
 

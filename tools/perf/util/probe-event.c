@@ -1240,10 +1240,20 @@ static void probe_batch__unwrite(const struct probe_batch *b, bool uprobes)
 int add_perf_probe_events(struct perf_probe_event *pevs, int npevs)
 {
 	struct probe_cache *pc = NULL;
+	const char *file_arch = NULL, *host_arch = NULL;
 	struct probe_batch b;
-	bool uprobes;
-	int ret = probe_batch__convert(&b, pevs, npevs);
+	/* one -x for all */
+	int ret = npevs > 0 ? probe_target__is_foreign(&pevs[0], &file_arch, &host_arch) : 0;
+	bool uprobes, foreign = ret > 0;
 
+	if (ret < 0)
+		return ret;
+	if (foreign && !probe_conf.cache && !probe_conf.dry_run) {
+		pr_err("Error: %s is an %s file: this %s host can not place its probes (-D shows them, --cache keeps them for %s hosts)\n",
+		       pevs[0].target, file_arch, host_arch, file_arch);
+		return -EINVAL;
+	}
+	ret = probe_batch__convert(&b, pevs, npevs);
 	if (ret)
 		return ret;
 	/* SDT events found with no -x are uprobes of the binaries that have them. */
@@ -1252,7 +1262,7 @@ int add_perf_probe_events(struct perf_probe_event *pevs, int npevs)
 		ret = probe_batch__cache(&b, pevs, npevs, &pc);
 	if (!ret)
 		ret = probe_batch__name_events(&b, uprobes);
-	if (!ret && !probe_conf.dry_run)
+	if (!ret && !probe_conf.dry_run && !foreign) /* those go to their hosts by the cache */
 		ret = probe_batch__write(&b, uprobes);
 	if (!ret && pc) {
 		ret = probe_cache__commit(pc);
@@ -1270,12 +1280,17 @@ int add_perf_probe_events(struct perf_probe_event *pevs, int npevs)
 	if (!ret && !quiet) { /* -n too, as perf */
 		const struct probe_trace_event *last = &b.tevs[b.ntevs - 1];
 
-		fprintf(stderr, "Added new event%s:\n", b.ntevs > 1 ? "s" : "");
+		if (foreign)
+			fprintf(stderr, "Cached for %s hosts (not placed on this %s host):\n",
+				file_arch, host_arch);
+		else
+			fprintf(stderr, "Added new event%s:\n", b.ntevs > 1 ? "s" : "");
 		for (int i = 0; i < b.ntevs; i++)
 			print_added_event(&b.tevs[i], b.from[i]);
-		fprintf(stderr,
-			"\nYou can now use it in all perf tools, such as:\n\n\tperf record -e %s:%s -aR sleep 1\n\n",
-			last->group, last->event);
+		if (!foreign)
+			fprintf(stderr,
+				"\nYou can now use it in all perf tools, such as:\n\n\tperf record -e %s:%s -aR sleep 1\n\n",
+				last->group, last->event);
 	}
 	probe_batch__clear(&b);
 	return ret;

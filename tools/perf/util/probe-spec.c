@@ -282,7 +282,7 @@ static bool is_special_var(const char *v)
  * A raw fetcharg of [s, s+n): %REG, @SYM, $special, \imm, "str" or
  * +|-[u]OFFS(raw).  Returns NULL when valid, else the part at fault.
  */
-static const char *check_raw_fetcharg(const char *s, size_t n, int *errlen)
+static const char *check_raw_fetcharg(const char *s, size_t n, const char *arch, int *errlen)
 {
 	*errlen = (int)n;
 	if (!n)
@@ -290,7 +290,7 @@ static const char *check_raw_fetcharg(const char *s, size_t n, int *errlen)
 	switch (s[0]) {
 	case '%': {
 		char *reg = xstrndup(s + 1, n - 1);
-		bool ok = arch_regs__is_valid(NULL, reg);
+		bool ok = arch_regs__is_valid(arch, reg);
 
 		free(reg);
 		return ok ? NULL : s;
@@ -321,7 +321,7 @@ static const char *check_raw_fetcharg(const char *s, size_t n, int *errlen)
 		strtol(p, &end, 0);
 		if (end != open)
 			return s;
-		return check_raw_fetcharg(open + 1, s + n - 1 - (open + 1), errlen);
+		return check_raw_fetcharg(open + 1, s + n - 1 - (open + 1), arch, errlen);
 	}
 	}
 	return s;
@@ -405,7 +405,8 @@ static bool strip_suffix(char *s, const char *suffix)
 	return true;
 }
 
-int parse_perf_probe_arg(const char *str, struct perf_probe_arg *arg)
+/* One argument word, its registers those of @arch (NULL: the host). */
+static int parse_arg(const char *str, const char *arch, struct perf_probe_arg *arg)
 {
 	char *buf = xstrdup(str), *val = buf;
 	const char *eq, *colon, *bad;
@@ -449,11 +450,11 @@ int parse_perf_probe_arg(const char *str, struct perf_probe_arg *arg)
 		ret = parse_c_variable(val, str, arg);
 		goto out;
 	}
-	bad = check_raw_fetcharg(val, strlen(val), &errlen);
+	bad = check_raw_fetcharg(val, strlen(val), arch, &errlen);
 	if (bad) {
 		if (bad[0] == '%')
 			ret = semantic_error("'%.*s' is not a register of %s in '%s'.", errlen, bad,
-					     arch_regs__host_arch(), str);
+					     arch ? arch : arch_regs__host_arch(), str);
 		else if (bad[0] == '$')
 			ret = semantic_error("'%.*s' is not a special variable ($retval, $params, "
 					     "$vars, $comm, $argN, $stackN) in '%s'.",
@@ -723,6 +724,11 @@ static int parse_probe_point_word(const char *tok, struct perf_probe_event *pev)
 	return parse_probe_location(p, tok, &pev->point);
 }
 
+int parse_perf_probe_arg(const char *str, struct perf_probe_arg *arg)
+{
+	return parse_arg(str, NULL, arg);
+}
+
 /*
  * One argument word for parse_perf_probe_command_late(): a word that does
  * not parse is held in pev->bad_arg (the first one only) and the event
@@ -737,7 +743,7 @@ static int parse_arg_late(const char *word, struct perf_probe_event *pev)
 	if (pev->bad_arg)
 		return 0;
 	held_error = &err;
-	ret = parse_perf_probe_arg(word, &pa);
+	ret = parse_arg(word, pev->arch, &pa);
 	held_error = NULL;
 	if (!ret) {
 		pev->args[pev->nargs++] = pa;
@@ -763,6 +769,7 @@ static int parse_point_late(const char *word, struct perf_probe_event *pev)
 {
 	struct strbuf err = STRBUF_INIT;
 	char *target = pev->target;
+	const char *arch = pev->arch;
 	bool uprobes = pev->uprobes;
 	int ret;
 
@@ -773,6 +780,7 @@ static int parse_point_late(const char *word, struct perf_probe_event *pev)
 		pev->target = NULL;
 		clear_perf_probe_event(pev);
 		pev->target = target;
+		pev->arch = arch;
 		pev->uprobes = uprobes;
 		pev->bad_arg = strbuf_detach(&err, NULL);
 		pev->bad_arg_err = ret;
@@ -816,7 +824,7 @@ static int parse_command(const char *cmd, struct perf_probe_event *pev, bool lat
 	pev->args = xzalloc(sizeof(*pev->args) * (argc > 1 ? argc - 1 : 1));
 	for (int i = 1; i < argc; i++) {
 		ret = late ? parse_arg_late(argv[i], pev)
-			   : parse_perf_probe_arg(argv[i], &pev->args[pev->nargs++]);
+			   : parse_arg(argv[i], pev->arch, &pev->args[pev->nargs++]);
 		if (ret)
 			goto out;
 	}
@@ -824,11 +832,13 @@ out:
 	free_words(argv);
 	if (ret) {
 		char *target = pev->target;
+		const char *arch = pev->arch;
 		bool uprobes = pev->uprobes;
 
 		pev->target = NULL;
 		clear_perf_probe_event(pev);
 		pev->target = target;
+		pev->arch = arch;
 		pev->uprobes = uprobes;
 	}
 	return ret;

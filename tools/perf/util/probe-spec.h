@@ -64,6 +64,8 @@ struct perf_probe_event {
 	bool uprobes; /* a user-space target (-x) */
 	char *target; /* -x executable or -m module, owned */
 	bool sdt;     /* %[GROUP:]EVENT: a cached or SDT event */
+	/* The register table of %REG arguments (an arch_regs name); NULL: the host's. */
+	const char *arch;
 	/*
 	 * parse_perf_probe_command_late(): the error of the first argument
 	 * word that did not parse, told only once the point resolves (as perf

@@ -13,10 +13,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "util/arch-regs.h"
 #include "util/btf.h"
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/debuginfo.h"
+#include "util/elf-util.h"
+#include "util/insn.h"
 #include "util/probe-cache.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
@@ -125,6 +128,18 @@ int probe_target__init(struct probe_target *t, const struct perf_probe_event *pe
 			probe_target__clear(t);
 			return -EISDIR;
 		}
+		t->e_machine = elf_util__machine(t->path);
+		if (t->e_machine < 0)
+			t->e_machine = 0; /* not ELF: the loaders say so */
+		t->arch = t->e_machine ? arch_regs__elf_arch(t->e_machine) : NULL;
+		if (t->e_machine && !t->arch) {
+			char buf[16];
+
+			pr_err("Error: %s is an ELF file for %s, a machine perf probe has no registers for\n",
+			       pev->target, insn__machine_name(t->e_machine, buf, sizeof(buf)));
+			probe_target__clear(t);
+			return -ENOEXEC;
+		}
 	} else if (pev->target) {
 		t->module = module_name(pev->target);
 		if (strchr(pev->target, '/')) {
@@ -137,6 +152,58 @@ int probe_target__init(struct probe_target *t, const struct perf_probe_event *pe
 		}
 	}
 	return 0;
+}
+
+/* The ELF machine of this host. */
+static int host_machine(void)
+{
+#if defined(__x86_64__)
+	return EM_X86_64;
+#elif defined(__i386__)
+	return EM_386;
+#elif defined(__aarch64__)
+	return EM_AARCH64;
+#elif defined(__riscv)
+	return EM_RISCV;
+#else
+	return 0;
+#endif
+}
+
+bool probe_target__foreign(const struct probe_target *t, const char **file, const char **host)
+{
+	char buf[16]; /* unused: machines with a register table have a name */
+	int hm = host_machine();
+
+	if (!t->uprobes || !t->arch || !arch_regs__elf_arch(hm) || t->e_machine == hm ||
+	    (t->e_machine == EM_386 && hm == EM_X86_64)) /* 32-bit processes of x86-64 */
+		return false;
+	*file = insn__machine_name(t->e_machine, buf, sizeof(buf));
+	*host = insn__machine_name(hm, buf, sizeof(buf));
+	return true;
+}
+
+const char *probe_target__file_arch(const char *path)
+{
+	int m = elf_util__machine(path);
+
+	return m > 0 ? arch_regs__elf_arch(m) : NULL;
+}
+
+int probe_target__is_foreign(const struct perf_probe_event *pev, const char **file,
+			     const char **host)
+{
+	struct probe_target t;
+	int ret;
+
+	if (!pev->uprobes || !pev->target)
+		return 0;
+	ret = probe_target__init(&t, pev);
+	if (ret)
+		return ret;
+	ret = probe_target__foreign(&t, file, host);
+	probe_target__clear(&t);
+	return ret;
 }
 
 /* DIR/PATH under --symfs DIR, joined as perf joins them; a new string. */

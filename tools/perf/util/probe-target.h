@@ -58,6 +58,8 @@ struct probe_target {
 	struct symbol_elf *layout;   /* segments only, for DWARF places */
 	struct kbtf *btf, *btf_base; /* NULL until needed; a module's is split from its base */
 	char *btf_path;		     /* the file of btf (or the one that failed) */
+	int e_machine;		     /* uprobes: the ELF machine of path (0: not ELF) */
+	const char *arch;	     /* its arch_regs name; NULL: the host's (the kernel) */
 };
 
 /*
@@ -66,6 +68,23 @@ struct probe_target {
  * ..."); 0 or -errno.
  */
 int probe_target__init(struct probe_target *t, const struct perf_probe_event *pev);
+/*
+ * Is @t a file of another architecture than this host's (an AArch64 file
+ * on x86-64: its probes can be shown and cached, not placed here)?  Its
+ * machine's name and the host's in *@file and *@host when so.
+ */
+bool probe_target__foreign(const struct probe_target *t, const char **file, const char **host);
+
+/*
+ * The same of @pev's target: 1 (with the names), 0 (not, or no -x), or
+ * the -errno of probe_target__init() after its message.
+ */
+int probe_target__is_foreign(const struct perf_probe_event *pev, const char **file,
+			     const char **host);
+
+/* The arch_regs name of the ELF file at @path; NULL when not ELF or unknown. */
+const char *probe_target__file_arch(const char *path);
+
 /* Free what @t loaded and zero it. */
 void probe_target__clear(struct probe_target *t);
 

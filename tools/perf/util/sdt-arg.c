@@ -106,14 +106,125 @@ static int convert_operand(const char *op, struct strbuf *out)
 	return 1;
 }
 
-int sdt_arg__to_fetcharg(const char *arg, struct strbuf *out)
+/* [+|-]DIGITS (a decimal displacement) of @p into @out, "+0" when none; its end. */
+static const char *displacement(const char *p, struct strbuf *out)
+{
+	const char *sign = p, *digits;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	digits = p;
+	while (is_digit(*p))
+		p++;
+	if (p == digits || (p - digits > 1 && *digits == '0'))
+		return NULL;
+	if (sign == digits)
+		strbuf_addch(out, '+');
+	strbuf_add(out, sign, p - sign);
+	return p;
+}
+
+/* An arm64 register of @reg (its @len bytes): "x0".."x30", "w0".."w30", "sp", "wsp". */
+static const char *arm64_reg(const char *reg, size_t len)
+{
+	if (len == 2 && !strncmp(reg, "sp", 2))
+		return "sp";
+	if (len == 3 && !strncmp(reg, "wsp", 3))
+		return "sp";
+	if (len < 2 || len > 3 || (reg[0] != 'x' && reg[0] != 'w') || !is_digit(reg[1]) ||
+	    (len == 3 && (!is_digit(reg[2]) || reg[1] == '0')))
+		return NULL;
+	return arch_regs__from_asm("aarch64", reg, len);
+}
+
+/*
+ * An arm64 operand as gas writes it: a register "x0", "w3", "sp", or
+ * memory "[REG]", "[REG, OFF]", "[REG, #OFF]" (OFF decimal, maybe
+ * signed); 0 when it is not one.
+ */
+static int convert_arm64(const char *op, struct strbuf *out)
+{
+	const char *p = op, *reg, *kreg;
+	size_t len = out->len;
+
+	if (*p != '[') {
+		for (reg = p; is_lower(*p) || is_digit(*p); p++)
+			;
+		kreg = *p ? NULL : arm64_reg(reg, p - reg);
+		if (!kreg)
+			return 0;
+		strbuf_addf(out, "%%%s", kreg);
+		return 1;
+	}
+	for (reg = ++p; is_lower(*p) || is_digit(*p); p++)
+		;
+	kreg = arm64_reg(reg, p - reg);
+	if (!kreg)
+		return 0;
+	if (*p == ',') {
+		p++;
+		while (*p == ' ')
+			p++;
+		if (*p == '#')
+			p++;
+		p = displacement(p, out);
+	} else {
+		strbuf_addstr(out, "+0");
+	}
+	if (!p || p[0] != ']' || p[1]) {
+		strbuf_setlen(out, len);
+		return 0;
+	}
+	strbuf_addf(out, "(%%%s)", kreg);
+	return 1;
+}
+
+/* A riscv operand: a register "a0", "x10", "s0", or memory "OFF(REG)"; 0 when not. */
+static int convert_riscv(const char *op, struct strbuf *out)
+{
+	const char *p = op, *reg, *kreg;
+	size_t len = out->len;
+	bool mem = !is_lower(*p);
+
+	if (mem) {
+		p = displacement(p, out);
+		if (!p || *p++ != '(') {
+			strbuf_setlen(out, len);
+			return 0;
+		}
+	}
+	for (reg = p; is_lower(*p) || is_digit(*p); p++)
+		;
+	kreg = p > reg ? arch_regs__from_asm("riscv64", reg, p - reg) : NULL;
+	/* a whole name only: "s1" is not "s10" */
+	if (kreg && (strlen(kreg) != (size_t)(p - reg) || strncmp(kreg, reg, p - reg)) &&
+	    !(reg[0] == 'x' && is_digit(reg[1])))
+		kreg = NULL;
+	if (!kreg || (mem ? (p[0] != ')' || p[1]) : *p)) {
+		strbuf_setlen(out, len);
+		return 0;
+	}
+	strbuf_addf(out, mem ? "(%%%s)" : "%%%s", kreg);
+	return 1;
+}
+
+int sdt_arg__to_fetcharg_arch(const char *arch, const char *arg, struct strbuf *out)
 {
 	const char *at = strchr(arg, '@'), *op = at ? at + 1 : arg, *type = NULL;
 	size_t len = out->len;
+	int ok;
 
 	if (at && size_type(arg, at - arg, &type))
 		return -EINVAL;
-	if (!convert_operand(op, out)) {
+	if (!arch || !strcmp(arch, "x86_64") || !strcmp(arch, "i386"))
+		ok = convert_operand(op, out);
+	else if (!strcmp(arch, "aarch64"))
+		ok = convert_arm64(op, out);
+	else if (!strcmp(arch, "riscv64"))
+		ok = convert_riscv(op, out);
+	else
+		ok = 0;
+	if (!ok) {
 		strbuf_setlen(out, len);
 		return 0;
 	}
@@ -122,12 +233,17 @@ int sdt_arg__to_fetcharg(const char *arg, struct strbuf *out)
 	return 1;
 }
 
+int sdt_arg__to_fetcharg(const char *arg, struct strbuf *out)
+{
+	return sdt_arg__to_fetcharg_arch(NULL, arg, out);
+}
+
 static bool is_space(char c)
 {
 	return c == ' ' || c == '\t';
 }
 
-int sdt_args__synthesize(const char *args, struct strbuf *out, char **bad)
+int sdt_args__synthesize_arch(const char *arch, const char *args, struct strbuf *out, char **bad)
 {
 	struct strbuf word = STRBUF_INIT, conv = STRBUF_INIT;
 	const char *p = args;
@@ -147,7 +263,7 @@ int sdt_args__synthesize(const char *args, struct strbuf *out, char **bad)
 		strbuf_add(&word, p, end - p);
 		p = end;
 		n++;
-		ret = sdt_arg__to_fetcharg(word.buf, &conv);
+		ret = sdt_arg__to_fetcharg_arch(arch, word.buf, &conv);
 		if (ret < 0) {
 			strbuf_setlen(out, len);
 			if (bad)
@@ -171,6 +287,11 @@ out:
 	return ret;
 }
 
+int sdt_args__synthesize(const char *args, struct strbuf *out, char **bad)
+{
+	return sdt_args__synthesize_arch(NULL, args, out, bad);
+}
+
 int sdt_note__synthesize(const struct sdt_note *note, const char *path, struct strbuf *out,
 			 char **bad)
 {
@@ -181,7 +302,7 @@ int sdt_note__synthesize(const struct sdt_note *note, const char *path, struct s
 		    note->offset);
 	if (note->sem_offset)
 		strbuf_addf(out, "(0x%" PRIx64 ")", note->sem_offset);
-	ret = sdt_args__synthesize(note->args, out, bad);
+	ret = sdt_args__synthesize_arch(note->arch, note->args, out, bad);
 	if (ret)
 		strbuf_setlen(out, len);
 	return ret;

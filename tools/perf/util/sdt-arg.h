@@ -8,7 +8,8 @@
  * written exactly as perf 6.1 writes them in the probe cache.
  *
  * Rules: it owns the operand grammar and the fetcharg spelling; register
- * names come from arch-regs (the x86-64 table, whatever the host).  It
+ * names come from arch-regs (the table of the file's machine: the x86-64
+ * one for x86 files, whatever the host).  It
  * calls arch-regs, strbuf and sdt-note (the decoded note); probe-file
  * calls it.
  */
@@ -40,6 +41,15 @@ struct sdt_note;
 int sdt_arg__to_fetcharg(const char *arg, struct strbuf *out);
 
 /*
+ * The same for the assembler of @arch (an arch_regs name; NULL: x86):
+ * "aarch64" takes "x0", "w3", "sp", "[x29]", "[sp, 16]", "[x1, #-8]"
+ * (x0 and w0 are "%x0", memory "+16(%sp)"); "riscv64" takes "a0", "x10",
+ * "8(sp)", "-4(s0)".  Other forms, and every operand of an architecture
+ * without a table, are skipped (0).
+ */
+int sdt_arg__to_fetcharg_arch(const char *arch, const char *arg, struct strbuf *out);
+
+/*
  * The fetchargs of a whole argument string: " arg1=FETCHARG" for each
  * whitespace-separated word that converts, numbered by the word's
  * position (a skipped word leaves a gap: "arg2=%ax:u64").  Skipped words
@@ -47,10 +57,13 @@ int sdt_arg__to_fetcharg(const char *arg, struct strbuf *out);
  * the offending word in *@bad (may be NULL; a new string).
  */
 int sdt_args__synthesize(const char *args, struct strbuf *out, char **bad);
+/* The same for the assembler of @arch (see sdt_arg__to_fetcharg_arch()). */
+int sdt_args__synthesize_arch(const char *arch, const char *args, struct strbuf *out, char **bad);
 
 /*
  * The uprobe_events line of a marker of the file @path:
- * "p:sdt_PROVIDER/NAME PATH:0xOFFSET[(0xSEMAPHORE)] arg1=... ...".
+ * "p:sdt_PROVIDER/NAME PATH:0xOFFSET[(0xSEMAPHORE)] arg1=... ...",
+ * its operands read in the syntax of note->arch.
  * 0 or -EINVAL as above.
  */
 int sdt_note__synthesize(const struct sdt_note *note, const char *path, struct strbuf *out,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/arch-regs.h"
 #include "util/debug.h"
 #include "util/elf-util.h"
 #include "util/sdt-note.h"
@@ -221,6 +222,11 @@ int sdt_notes__read(const char *path, struct sdt_note **notes, const char **why)
 			       ehdr.e_ident[EI_DATA] != host_data, shdr.sh_addralign, &v, why);
 	if (ret > 0)
 		ret = locate_notes(elf, path, v, ret);
+	for (int i = 0; i < ret; i++) {
+		const char *arch = arch_regs__elf_arch(ehdr.e_machine);
+
+		v[i].arch = arch ? arch : "";
+	}
 	if (ret >= 0)
 		*notes = v;
 out:

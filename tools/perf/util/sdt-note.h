@@ -15,8 +15,8 @@
  * Owns: decoding those notes and placing them in the file (prelink
  * adjustment, file offsets).  Turning a marker into a probe is sdt-arg's
  * and probe-cache's business.
- * May call: elf-util (open, sections, notes, PT_LOAD conversions), util,
- * debug.
+ * May call: elf-util (open, sections, notes, PT_LOAD conversions),
+ * arch-regs (the name of the file's machine), util, debug.
  */
 
 #include <stdbool.h>
@@ -33,6 +33,11 @@ struct sdt_note {
 	uint64_t base;	     /* the .stapsdt.base address the note recorded */
 	uint64_t offset;     /* file offset of pc */
 	uint64_t sem_offset; /* file offset of the semaphore, or 0 */
+	/*
+	 * The file's machine as an arch_regs name ("x86_64", "aarch64"), the
+	 * syntax of args; "" for a machine without a table, NULL: x86.
+	 */
+	const char *arch;
 };
 
 /*

@@ -3,6 +3,7 @@
  * The one register table: pt_regs names for fetchargs, DWARF numbers for
  * the finder, assembler names (all widths) for SDT operands.
  */
+#include <elf.h>
 #include <string.h>
 
 #include "util/arch-regs.h"
@@ -67,6 +68,23 @@ static void test_the_table_lists_the_pt_regs_names(void)
 	CHECK(arch_regs__names(NULL) == arch_regs__names(arch_regs__host_arch()));
 }
 
+static void test_elf_machines_and_other_architectures(void)
+{
+	CHECK_STR(arch_regs__elf_arch(EM_X86_64), "x86_64");
+	CHECK_STR(arch_regs__elf_arch(EM_386), "i386");
+	CHECK_STR(arch_regs__elf_arch(EM_AARCH64), "aarch64");
+	CHECK_STR(arch_regs__elf_arch(EM_RISCV), "riscv64");
+	CHECK(arch_regs__elf_arch(EM_PPC64) == NULL);
+	CHECK_STR(arch_regs__dwarf_fetcharg("aarch64", 29), "%x29");
+	CHECK_STR(arch_regs__dwarf_fetcharg("riscv64", 2), "%sp");
+	CHECK_STR(arch_regs__dwarf_fetcharg("riscv64", 8), "%s0");
+	CHECK_STR(arch_regs__dwarf_fetcharg("riscv64", 10), "%a0");
+	CHECK(arch_regs__dwarf_fetcharg("riscv64", 0) == NULL);
+	CHECK(arch_regs__is_valid("riscv64", "epc"));
+	CHECK(!arch_regs__is_valid("riscv64", "x10"));
+}
+
 TESTS(TEST(test_dwarf_numbers_name_the_pt_regs_registers),
+      TEST(test_elf_machines_and_other_architectures),
       TEST(test_assembler_names_of_every_width_give_the_pt_regs_name),
       TEST(test_the_table_lists_the_pt_regs_names));

@@ -211,8 +211,8 @@ static void test_names_and_paths_match_as_perf_matches_them(void)
 	CHECK(dwarf_op_is_location(DW_OP_fbreg));
 	CHECK(dwarf_op_is_location(DW_OP_breg31));
 	CHECK(!dwarf_op_is_location(DW_OP_lit0));
-	CHECK_STR(dwarf_reg_name(5), "%di");
-	CHECK(dwarf_reg_name(99) == NULL);
+	CHECK_STR(dwarf_reg_name(NULL, 5), "%di");
+	CHECK(dwarf_reg_name(NULL, 99) == NULL);
 	if (!outer_func(&cu, &func))
 		return;
 	CHECK(die_name_match(&func, "aux_outer"));

@@ -343,17 +343,18 @@ static void test_the_frame_base_is_a_register_an_offset_or_the_cfa(void)
 	long off = -1;
 
 	fb_calls = 0;
-	CHECK_INT(frame_base_from_ops(cfa, 1, stub_frame_base, NULL, &r, &off), ==, 0);
+	CHECK_INT(frame_base_from_ops(NULL, cfa, 1, stub_frame_base, NULL, &r, &off), ==, 0);
 	CHECK_INT(fb_calls, ==, 1);
 	CHECK(r && !strcmp(r, "%sp") && off == 8);
 	r = NULL;
-	CHECK_INT(frame_base_from_ops(breg, 1, stub_frame_base, NULL, &r, &off), ==, 0);
+	CHECK_INT(frame_base_from_ops(NULL, breg, 1, stub_frame_base, NULL, &r, &off), ==, 0);
 	CHECK(r && !strcmp(r, "%sp") && off == 8);
-	CHECK_INT(frame_base_from_ops(reg, 1, stub_frame_base, NULL, &r, &off), ==, 0);
+	CHECK_INT(frame_base_from_ops(NULL, reg, 1, stub_frame_base, NULL, &r, &off), ==, 0);
 	CHECK(r && !strcmp(r, "%bp") && off == 0);
-	CHECK_INT(frame_base_from_ops(noreg, 1, stub_frame_base, NULL, &r, &off), ==, -ENOTSUP);
-	CHECK_INT(frame_base_from_ops(lit, 1, stub_frame_base, NULL, &r, &off), ==, -ENOTSUP);
-	CHECK_INT(frame_base_from_ops(lit, 0, stub_frame_base, NULL, &r, &off), ==, -ENOENT);
+	CHECK_INT(frame_base_from_ops(NULL, noreg, 1, stub_frame_base, NULL, &r, &off), ==,
+		  -ENOTSUP);
+	CHECK_INT(frame_base_from_ops(NULL, lit, 1, stub_frame_base, NULL, &r, &off), ==, -ENOTSUP);
+	CHECK_INT(frame_base_from_ops(NULL, lit, 0, stub_frame_base, NULL, &r, &off), ==, -ENOENT);
 }
 
 static void test_an_offset_moves_the_outermost_reference(void)

@@ -767,6 +767,23 @@ static void test_arch_registers(void)
 	CHECK(arch_regs__names("mips") == NULL);
 }
 
+/* pev->arch: the registers of the -x file's machine, not of the host. */
+static void test_raw_registers_of_the_event_arch(void)
+{
+	struct perf_probe_event pev = { .arch = "aarch64" };
+
+	CHECK_INT(parse_perf_probe_command("f %x0 +8(%sp):u32 %pc", &pev), ==, 0);
+	CHECK_INT(pev.nargs, ==, 3);
+	clear_perf_probe_event(&pev);
+	pev.arch = "aarch64";
+	CHECK(parse_perf_probe_command("f %ax", &pev) < 0);
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse_perf_probe_command("f %ax", &pev), ==, 0);
+	clear_perf_probe_event(&pev);
+	CHECK(parse_perf_probe_command("f %x0", &pev) < 0);
+	clear_perf_probe_event(&pev);
+}
+
 /* ---- trace commands ----------------------------------------------------------- */
 
 struct trace_case {
@@ -958,7 +975,8 @@ static void test_event_globs(void)
 	CHECK(probe_event_match("sdt_*", "gc__*", "sdt_python", "gc__start"));
 }
 
-TESTS(TEST(test_accepts_probe_definitions), TEST(test_group_p_is_a_group_not_a_probe_type),
+TESTS(TEST(test_accepts_probe_definitions), TEST(test_raw_registers_of_the_event_arch),
+      TEST(test_group_p_is_a_group_not_a_probe_type),
       TEST(test_same_argument_name_twice_is_left_to_the_resolver), TEST(test_accepts_arguments),
       TEST(test_array_index_field_has_its_number),
       TEST(test_rejects_bad_definitions_with_one_clear_line),

@@ -156,6 +156,59 @@ static void test_arg_table(void)
 	}
 }
 
+/* Operands of other architectures, in their assembler syntax. */
+static const struct {
+	const char *arch, *arg, *fetcharg; /* NULL: skipped */
+} cross_table[] = {
+	{ "aarch64", "-4@x0", "%x0:s32" },
+	{ "aarch64", "8@x30", "%x30:u64" },
+	{ "aarch64", "-4@w1", "%x1:s32" },
+	{ "aarch64", "8@sp", "%sp:u64" },
+	{ "aarch64", "-4@[x8]", "+0(%x8):s32" },
+	{ "aarch64", "-4@[sp, 12]", "+12(%sp):s32" },
+	{ "aarch64", "-4@[sp,12]", "+12(%sp):s32" },
+	{ "aarch64", "8@[x29, -8]", "-8(%x29):u64" },
+	{ "aarch64", "2@[x1, #16]", "+16(%x1):u16" },
+	{ "aarch64", "1@[x2, #-3]", "-3(%x2):u8" },
+	{ "aarch64", "4@5", NULL },
+	{ "aarch64", "4@x31", NULL },
+	{ "aarch64", "4@x00", NULL },
+	{ "aarch64", "4@%x0", NULL },
+	{ "aarch64", "4@[x0, 0x10]", NULL },
+	{ "aarch64", "4@[x0, x1]", NULL },
+	{ "aarch64", "4@[x0", NULL },
+	{ "aarch64", "4@[x0]!", NULL },
+	{ "riscv64", "-4@a0", "%a0:s32" },
+	{ "riscv64", "8@x10", "%a0:u64" },
+	{ "riscv64", "-4@-20(s0)", "-20(%s0):s32" },
+	{ "riscv64", "8@8(sp)", "+8(%sp):u64" },
+	{ "riscv64", "4@s1", "%s1:u32" },
+	{ "riscv64", "4@s12", NULL },
+	{ "riscv64", "4@5", NULL },
+	{ "", "4@x0", NULL }, /* a machine without a table */
+	{ NULL, "-4@%edi", "%di:s32" },
+	{ "i386", "4@%eax", "%ax:u32" },
+};
+
+static void test_cross_arch_operands(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cross_table); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		int ret = sdt_arg__to_fetcharg_arch(cross_table[i].arch, cross_table[i].arg, &sb);
+
+		if (cross_table[i].fetcharg) {
+			CHECK_INT(ret, ==, 1);
+			CHECK_STR(sb.buf, cross_table[i].fetcharg);
+		} else {
+			CHECK_INT(ret, ==, 0);
+			CHECK_STR(sb.buf, "");
+		}
+		if (ret < 0 || (cross_table[i].fetcharg && strcmp(sb.buf, cross_table[i].fetcharg)))
+			printf("#   for '%s'\n", cross_table[i].arg);
+		strbuf_release(&sb);
+	}
+}
+
 static void test_arg_sizes_over_8_are_errors(void)
 {
 	static const char *const bad[] = {
@@ -515,7 +568,7 @@ static void test_ref_ctr_offset_from_readme(void)
 	free(readme);
 }
 
-TESTS(TEST(test_arg_table), TEST(test_arg_sizes_over_8_are_errors),
+TESTS(TEST(test_arg_table), TEST(test_cross_arch_operands), TEST(test_arg_sizes_over_8_are_errors),
       TEST(test_args_numbered_by_position), TEST(test_args_bad_size_appends_nothing),
       TEST(test_note_line), TEST(test_notes_64_and_32_bit_both_byte_orders),
       TEST(test_notes_32_bit_addresses_are_4_bytes),
