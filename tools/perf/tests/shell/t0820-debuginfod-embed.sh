@@ -98,10 +98,28 @@ test_expect_success '--embed refuses bad input in one line and leaves the file a
 	! ls srv/*.embed.* 2>/dev/null
 '
 
+# The kernel: a small ELF of the running kernel's build-id stands for its
+# debuginfo on the server (the section is all that is asked for).
+test_expect_success 'setup: the running kernel'"'"'s probe cache embedded in a file of its build-id' '
+	kbid=$("$PERF" buildid-list -k) && test -n "$kbid" &&
+	if ! HOME=$BUILD "$PERF" probe --cache -n -q -a "$G:kread=vfs_read count" 2>/dev/null; then
+		echo "# no kernel probe resolves here (no BTF, no vmlinux): the kernel case is skipped"
+		exit 0
+	fi &&
+	echo "int perftest_embed_stub;" | ${CC:-cc} -g -c -x c - -o stub.o &&
+	python3 -c "import struct, sys; b = bytes.fromhex(sys.argv[1]); open(\"note.bin\", \"wb\").write(struct.pack(\"<III\", 4, len(b), 3) + b\"GNU\\0\" + b)" "$kbid" &&
+	objcopy --add-section .note.gnu.build-id=note.bin \
+		--set-section-flags .note.gnu.build-id=alloc,readonly stub.o srv/vmlinux.debug &&
+	test "$(bid srv/vmlinux.debug)" = "$kbid" &&
+	HOME=$BUILD "$PERF" probe --cache -q --embed srv/vmlinux.debug &&
+	echo "$kbid" >kernel.bid
+'
+
 test_expect_success 'setup: the server of the debug files' '
 	debuginfod_start srv && i=0 &&
 	until DEBUGINFOD_URLS="$URL" debuginfod-find section "$(bid app.g)" .perf.probes >/dev/null 2>&1 &&
-		DEBUGINFOD_URLS="$URL" debuginfod-find debuginfo "$(bid wrong.g)" >/dev/null 2>&1; do
+		DEBUGINFOD_URLS="$URL" debuginfod-find debuginfo "$(bid wrong.g)" >/dev/null 2>&1 &&
+		{ ! test -s kernel.bid || DEBUGINFOD_URLS="$URL" debuginfod-find section "$(cat kernel.bid)" .perf.probes >/dev/null 2>&1; }; do
 		rm -rf "$DEBUGINFOD_CACHE_PATH"
 		i=$((i + 1)); [ $i -lt 100 ] || { cat server.log; exit 1; }
 		sleep 0.2
@@ -148,6 +166,17 @@ test_expect_success 'sdt_* events come from the section of a stripped SDT progra
 	grep -q "^p:$SDT_GROUP/noargs $TEST_TMP/sdt:0x" actual &&
 	grep -q "GET /buildid/$(bid sdt.g)/section/.perf.probes 200" server.log &&
 	grep -q "^%$SDT_GROUP:noargs" "$HOME"/.debug/.build-id/*/*/probes
+'
+
+test_expect_success 'the kernel: a spec from the section of the running kernel'"'"'s build-id' '
+	test -s kernel.bid || { echo "# skip: no kernel cache"; exit 0; }
+	host h9 &&
+	DEBUGINFOD_URLS="$URL" "$PERF" probe -q -D "$G:kread=vfs_read count" >actual &&
+	HOME=$BUILD "$PERF" probe -q -D "$G:kread=vfs_read count" >expect &&
+	test_cmp_file expect actual &&
+	grep -q "GET /buildid/$(cat kernel.bid)/section/.perf.probes 200" server.log &&
+	! find "$DEBUGINFOD_CACHE_PATH" -type f -name debuginfo | grep -q . &&
+	test -s "$HOME/.debug/[kernel.kallsyms]/$(cat kernel.bid)/probes"
 '
 
 test_expect_success 'a request the section has no answer for falls back to the full debuginfo' '
