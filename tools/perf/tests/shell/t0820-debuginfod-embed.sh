@@ -68,6 +68,13 @@ test_expect_success 'embedding again replaces the section' '
 	HOME=$BUILD "$PERF" probe --cache -q --embed srv/sdt.debug
 '
 
+test_expect_success 'a binary with the section embedded still runs the same' '
+	cp app.g run.g && HOME=$BUILD "$PERF" probe --cache -q --embed run.g &&
+	readelf -SW run.g | grep -q " \.perf\.probes *PROGBITS" &&
+	"$TEST_TMP/app.g" 2 >expect && "$TEST_TMP/run.g" 2 >actual &&
+	test_cmp_file expect actual && test -s actual
+'
+
 test_expect_success SYSTEM_PERF 'the system perf and gdb read the embedded file as before' '
 	for v in "-F" "-L handle"; do
 		# shellcheck disable=SC2086 # the option and its argument
