@@ -54,9 +54,15 @@ static bool progress_shown;
 /* A progress line on a terminal, for downloads worth waiting for. */
 static int show_progress(debuginfod_client *c, long done, long total)
 {
-	if (!isatty(STDERR_FILENO) || quiet || total < (1L << 20))
+	pr_debug2("debuginfod: %ld/%ld bytes\n", done, total);
+	if (!isatty(STDERR_FILENO) || quiet || (total < (1L << 20) && done < (1L << 20)))
 		return 0;
-	fprintf(stderr, "\rDownloading from debuginfod: %ld/%ld KiB", done >> 10, total >> 10);
+	/* The size is not known before the first bytes of some servers. */
+	if (total > 0)
+		fprintf(stderr, "\rDownloading from debuginfod: %ld/%ld KiB", done >> 10,
+			total >> 10);
+	else
+		fprintf(stderr, "\rDownloading from debuginfod: %ld KiB", done >> 10);
 	progress_shown = true;
 	return 0;
 }
