@@ -244,3 +244,62 @@ if want "scaling"; then
 		bench_both "scaling: $n functions" probe -x "$bin" -D "f$mid:2 y"
 	done
 fi
+
+# 7. The first probe on a cold host (empty build-id cache, empty debuginfod
+# client cache), through a local debuginfod serving python3.11d's debuginfo:
+# the probe cache section embedded in it (--embed) against the full
+# debuginfo (a second server of the file without the section).  Bytes: what
+# the client cache holds afterwards.
+if [ -n "$PY" ] && [ -x "$PY" ] && command -v debuginfod >/dev/null && want "cold host"; then
+	d="$WORK/embed" port=$((30000 + $$ % 10000))
+	rm -rf "$d" && mkdir -p "$d/srv" "$d/full" "$d/build"
+	objcopy --only-keep-debug "$PY" "$d/full/python.debug"
+	cp "$d/full/python.debug" "$d/srv/python.debug"
+	strip -g -o "$d/python" "$PY"
+	spec='PyList_Append op newitem'
+	HOME="$d/build" "$OURS" probe --cache -n -q -x "$PY" -a "$spec" &&
+		HOME="$d/build" "$OURS" probe --cache -q --embed "$d/srv/python.debug"
+	debuginfod -p $port -F "$d/srv" -d "$d/srv.sqlite" >"$d/srv.log" 2>&1 &
+	spid=$!
+	debuginfod -p $((port + 1)) -F "$d/full" -d "$d/full.sqlite" >"$d/full.log" 2>&1 &
+	fpid=$!
+	# until both servers have scanned their file
+	bid=$(readelf -n "$PY" | sed -n 's/.*Build ID: //p')
+	for u in "http://127.0.0.1:$port" "http://127.0.0.1:$((port + 1))"; do
+		i=0
+		until DEBUGINFOD_CACHE_PATH="$d/probe-cc" DEBUGINFOD_URLS=$u \
+			debuginfod-find executable "$bid" >/dev/null 2>&1; do
+			rm -rf "$d/probe-cc"
+			i=$((i + 1))
+			[ $i -lt 300 ] || break
+			sleep 0.2
+		done
+		rm -rf "$d/probe-cc"
+	done
+	for which in section full; do
+		u="http://127.0.0.1:$port"
+		[ $which = full ] && u="http://127.0.0.1:$((port + 1))"
+		: >"$d/$which.times"
+		bytes=0
+		for _ in $(seq "$REPS"); do
+			rm -rf "$d/host" "$d/cc" && mkdir -p "$d/host"
+			HOME="$d/host" DEBUGINFOD_CACHE_PATH="$d/cc" DEBUGINFOD_URLS=$u \
+				"$TIMEIT" 1 "$OURS" probe -q -x "$d/python" -D "$spec" >>"$d/$which.times"
+			bytes=$(find "$d/cc" -type f ! -name 'cache_*' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+		done
+		ms=$(cut -d' ' -f1 "$d/$which.times" | median)
+		if grep -q fail "$d/$which.times"; then
+			printf '%-34s %s\n' "cold host: $which" "failed"
+		else
+			printf '%-34s %10.1f ms %12d bytes fetched\n' "cold host: $which" \
+				"$(echo "$ms * 1000" | bc -l)" "$bytes"
+		fi
+		eval "bytes_$which=$bytes"
+	done
+	# shellcheck disable=SC2154 # set by the eval above
+	[ "$bytes_full" -gt 0 ] &&
+		printf '%-34s %12.6f (at most 0.001)\n' "cold host: bytes section/full" \
+			"$(echo "$bytes_section / $bytes_full" | bc -l)"
+	kill $spid $fpid 2>/dev/null
+	wait $spid $fpid 2>/dev/null
+fi

@@ -29,7 +29,7 @@ libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch" ;;
 	# `make check-format` and `make shellcheck`.
 	--check) pkgs="$pkgs shellcheck" ;;
 	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d.
-	--bench) pkgs="$pkgs linux-perf python3.11-dbg bc time
+	--bench) pkgs="$pkgs linux-perf python3.11-dbg bc time debuginfod
 linux-image-6.1.0-57-cloud-amd64-dbg" ;;
 	# `make fuzz`: clang and its libFuzzer runtime.
 	--fuzz) pkgs="$pkgs clang-14 libclang-rt-14-dev" ;;

@@ -15,6 +15,7 @@
 #include "util/debug.h"
 #include "util/parse-options.h"
 #include "util/probe-cache-cmd.h"
+#include "util/probe-embed.h"
 #include "util/probe-event.h"
 #include "util/probe-show.h"
 #include "util/strbuf.h"
@@ -51,7 +52,7 @@ struct probe_params {
 	const char *filter;	      /* --filter, the last one (for -V) */
 	const char *exec;	      /* -x */
 	struct str_list execs;	      /* every -x, for --export */
-	const char *export_file, *import_file;
+	const char *export_file, *import_file, *embed_file;
 	const char *module;    /* -m */
 	const char *target_ns; /* --target-ns PID */
 	char *ns_exec;	       /* -x as the host reaches it with --target-ns */
@@ -272,6 +273,9 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN(0, "cache", &p.cache, "Manipulate probe cache"),
 		OPT_STRING(0, "export", &p.export_file, "file",
 			   "Write the probe cache (of the -x binaries) to a bundle (with --cache)"),
+		OPT_STRING(
+			0, "embed", &p.embed_file, "file",
+			"Write the probe cache of the file's build-id into it as a section (with --cache)"),
 		OPT_STRING(0, "import", &p.import_file, "file",
 			   "Merge a probe-cache bundle into the probe cache (with --cache)"),
 		OPT_CALLBACK(0, "filter", &p, "[!]FILTER", "Set a filter (with --vars/funcs only)",
@@ -317,9 +321,9 @@ int cmd_probe(int argc, const char **argv)
 	}
 
 	modes = !!p.add.nr + !!p.defs.nr + !!p.del.nr + !!p.list + !!p.funcs + !!p.vars.nr +
-		!!p.line + !!p.export_file + !!p.import_file;
+		!!p.line + !!p.export_file + !!p.import_file + !!p.embed_file;
 	if (modes > 1) {
-		pr_err("  Error: choose one of --add, --definition, --del, --list, --funcs, --vars, --line, --export and --import\n");
+		pr_err("  Error: choose one of --add, --definition, --del, --list, --funcs, --vars, --line, --export, --import and --embed\n");
 		usage_with_options(probe_usage, options);
 		ret = 129;
 		goto out;
@@ -370,9 +374,11 @@ int cmd_probe(int argc, const char **argv)
 		goto out;
 	}
 
-	if ((p.export_file || p.import_file) && !p.cache) {
-		pr_err("  Error: --export and --import work on the probe cache: add --cache\n");
+	if ((p.export_file || p.import_file || p.embed_file) && !p.cache) {
+		pr_err("  Error: --export, --import and --embed work on the probe cache: add --cache\n");
 		ret = 129;
+	} else if (p.embed_file) {
+		ret = probe_embed__write(p.embed_file);
 	} else if (p.export_file) {
 		ret = export_probe_cache(p.export_file, p.execs.items, p.execs.nr);
 	} else if (p.import_file) {

@@ -106,7 +106,7 @@ __perf_probe()
 	-d | --del | -l | --list)
 		__perf_reply "$(__perf_probe_events "$perf")" "$cur"
 		;;
-	-x | --exec | -m | --module | -k | --vmlinux | -s | --source | --symfs | --export | --import)
+	-x | --exec | -m | --module | -k | --vmlinux | -s | --source | --symfs | --export | --import | --embed)
 		COMPREPLY=()
 		;;
 	*)

@@ -17,6 +17,7 @@ static struct {
 	debuginfod_client *(*begin)(void);
 	int (*find_debuginfo)(debuginfod_client *, const unsigned char *, int, char **);
 	int (*find_source)(debuginfod_client *, const unsigned char *, int, const char *, char **);
+	int (*find_section)(debuginfod_client *, const unsigned char *, int, const char *, char **);
 	void (*set_progressfn)(debuginfod_client *, debuginfod_progressfn_t);
 	const char *(*get_url)(debuginfod_client *);
 	void (*end)(debuginfod_client *);
@@ -36,6 +37,7 @@ static int load_library(void)
 	*(void **)&lib.begin = dlsym(lib.handle, "debuginfod_begin");
 	*(void **)&lib.find_debuginfo = dlsym(lib.handle, "debuginfod_find_debuginfo");
 	*(void **)&lib.find_source = dlsym(lib.handle, "debuginfod_find_source");
+	*(void **)&lib.find_section = dlsym(lib.handle, "debuginfod_find_section");
 	*(void **)&lib.set_progressfn = dlsym(lib.handle, "debuginfod_set_progressfn");
 	*(void **)&lib.get_url = dlsym(lib.handle, "debuginfod_get_url");
 	*(void **)&lib.end = dlsym(lib.handle, "debuginfod_end");
@@ -52,14 +54,29 @@ static bool progress_shown;
 /* A progress line on a terminal, for downloads worth waiting for. */
 static int show_progress(debuginfod_client *c, long done, long total)
 {
-	if (!isatty(STDERR_FILENO) || quiet || total < (1L << 20))
+	pr_debug2("debuginfod: %ld/%ld bytes\n", done, total);
+	if (!isatty(STDERR_FILENO) || quiet || (total < (1L << 20) && done < (1L << 20)))
 		return 0;
-	fprintf(stderr, "\rDownloading from debuginfod: %ld/%ld KiB", done >> 10, total >> 10);
+	/* The size is not known before the first bytes of some servers. */
+	if (total > 0)
+		fprintf(stderr, "\rDownloading from debuginfod: %ld/%ld KiB", done >> 10,
+			total >> 10);
+	else
+		fprintf(stderr, "\rDownloading from debuginfod: %ld KiB", done >> 10);
 	progress_shown = true;
 	return 0;
 }
 
-static int fetch(const struct build_id *bid, const char *urls, const char *source, char **path)
+enum fetch_what { FETCH_DEBUGINFO, FETCH_SOURCE, FETCH_SECTION };
+
+/*
+ * A server that could not be reached is not asked again by this command:
+ * the section fetch before a debuginfo fetch waits out the timeout once.
+ */
+static int unreachable;
+
+static int fetch(const struct build_id *bid, const char *urls, enum fetch_what what,
+		 const char *name, char **path)
 {
 	debuginfod_client *c;
 	int fd, ret = load_library();
@@ -72,15 +89,24 @@ static int fetch(const struct build_id *bid, const char *urls, const char *sourc
 		return -ENOSYS;
 	if (ret)
 		return ret;
+	if (unreachable)
+		return unreachable;
+	if (what == FETCH_SECTION && !lib.find_section)
+		return -ENOSYS;
 	c = lib.begin();
 	if (!c)
 		return -ENOMEM;
 	if (lib.set_progressfn)
 		lib.set_progressfn(c, show_progress);
-	if (source)
-		fd = lib.find_source(c, bid->data, bid->size, source, path);
+	if (what == FETCH_SOURCE)
+		fd = lib.find_source(c, bid->data, bid->size, name, path);
+	else if (what == FETCH_SECTION)
+		fd = lib.find_section(c, bid->data, bid->size, name, path);
 	else
 		fd = lib.find_debuginfo(c, bid->data, bid->size, path);
+	if (fd == -ECONNREFUSED || fd == -ETIMEDOUT || fd == -EHOSTUNREACH || fd == -ENETUNREACH ||
+	    fd == -ECONNRESET || fd == -ETIME)
+		unreachable = fd;
 	if (progress_shown) {
 		fputs("\r\033[K", stderr);
 		progress_shown = false;
@@ -101,13 +127,19 @@ static int fetch(const struct build_id *bid, const char *urls, const char *sourc
 
 int debuginfod__find_debuginfo(const struct build_id *bid, const char *urls, char **path)
 {
-	return fetch(bid, urls, NULL, path);
+	return fetch(bid, urls, FETCH_DEBUGINFO, NULL, path);
 }
 
 int debuginfod__find_source(const struct build_id *bid, const char *urls, const char *file,
 			    char **path)
 {
-	return fetch(bid, urls, file, path);
+	return fetch(bid, urls, FETCH_SOURCE, file, path);
+}
+
+int debuginfod__find_section(const struct build_id *bid, const char *urls, const char *section,
+			     char **path)
+{
+	return fetch(bid, urls, FETCH_SECTION, section, path);
 }
 
 const char *debuginfod__last_url(void)

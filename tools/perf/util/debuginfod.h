@@ -25,6 +25,15 @@ int debuginfod__find_debuginfo(const struct build_id *bid, const char *urls, cha
 int debuginfod__find_source(const struct build_id *bid, const char *urls, const char *file,
 			    char **path);
 
+/*
+ * Only the ELF section @section of @bid's debuginfo (or executable), as a
+ * file holding the section's bytes (debuginfod_find_section()).  The same
+ * returns as debuginfod__find_debuginfo(); -ENOENT when no file of @bid has
+ * it.  A server found unreachable is not asked again by this process.
+ */
+int debuginfod__find_section(const struct build_id *bid, const char *urls, const char *section,
+			     char **path);
+
 /* The URL of the last server asked, for messages (may be "" ). */
 const char *debuginfod__last_url(void);
 

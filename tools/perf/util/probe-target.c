@@ -21,6 +21,7 @@
 #include "util/elf-util.h"
 #include "util/insn.h"
 #include "util/probe-cache.h"
+#include "util/probe-embed.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"
@@ -370,6 +371,20 @@ char *probe_target__cache_entry(const struct probe_target *t, const char *file)
 	return NULL;
 }
 
+/* No local probe cache: the one embedded in its debuginfo, from debuginfod. */
+static int fetch_embedded_cache(const struct probe_target *t)
+{
+	struct build_id bid;
+	char *name;
+	int ret;
+
+	if (probe_target__cache_id(t, &name, &bid))
+		return 1;
+	ret = probe_embed__fetch(name, t->path ? t->path : probe_conf.vmlinux, &bid);
+	free(name);
+	return ret;
+}
+
 /*
  * The target's cache, for reading: 0 with *@pc (kept, not to be closed by
  * the caller), or 1 when there is none or it is corrupt (then it is
@@ -397,6 +412,8 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
 	memo.pc = NULL;
 	*pc = NULL;
 	dir = probe_target__cache_entry(t, "probes");
+	if (!dir && !fetch_embedded_cache(t))
+		dir = probe_target__cache_entry(t, "probes");
 	if (!dir)
 		return 1;
 	ret = probe_cache__open(dir, false, &memo.pc, &err);
