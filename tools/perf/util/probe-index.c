@@ -446,13 +446,6 @@ static int dirty_dirs(char ***dirs)
 	return n;
 }
 
-static void free_names(char **v, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* An old entry line as it is kept: "NAME\tBUILDID", or the tombstone "-". */
 #define TOMBSTONE "-"
 
@@ -826,11 +819,11 @@ static int probe_index_scan(const struct probe_index *idx, const char *group, co
 		if (ret > 0)
 			found += ret;
 	}
-	free_names(ents, nr_ents);
+	lsdir_free(ents, nr_ents);
 	free(hits);
 	return ret < 0 ? ret : found;
 bad:
-	free_names(ents, nr_ents);
+	lsdir_free(ents, nr_ents);
 	free(hits);
 	return -ESTALE;
 }
@@ -895,7 +888,7 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 			 st.st_ino == dst.st_ino)
 			unlink(dirty_path);
 	}
-	free_names(dirty, nr_dirty);
+	lsdir_free(dirty, nr_dirty);
 	strbuf_release(&text);
 	free(dirty_path);
 	free(path);
