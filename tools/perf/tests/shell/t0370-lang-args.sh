@@ -65,7 +65,9 @@ live_vs_gdb() {
 		done
 		_i=$((_i + 1))
 	done
-	gdb "$@" "./$_bin" >gdb.out 2>&1
+	# Go's asynchronous preemption (SIGURG) can make gdb report one
+	# goroutine's breakpoint twice and another's never: not in the oracle.
+	GODEBUG=asyncpreemptoff=1 gdb "$@" "./$_bin" >gdb.out 2>&1
 	_names=$(for _w in $_args; do printf '%s ' "${_w%%=*}"; done)
 	# "$N = VALUE" lines, one per argument of each hit; Go strings as
 	# gdb prints them (0xADDR "text") without the address; memory gdb
