@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/strbuf.h"
@@ -123,6 +125,58 @@ int strbuf_read_fd(struct strbuf *sb, int fd)
 			return 0;
 		strbuf_setlen(sb, sb->len + n);
 	}
+}
+
+int strbuf_read_fd_bounded(struct strbuf *sb, int fd, size_t max)
+{
+	size_t start = sb->len;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if ((uint64_t)st.st_size > max)
+		return -EFBIG;
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(sb, 8192);
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return 0;
+		strbuf_setlen(sb, sb->len + n);
+		/* The file grew while read: what is past @max is not read. */
+		if (sb->len - start > max)
+			return -EFBIG;
+	}
+}
+
+int strbuf_read_regular(struct strbuf *sb, int dirfd, const char *path, size_t max)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = strbuf_read_fd_bounded(sb, fd, max);
+	close(fd);
+	return ret;
+}
+
+const char *strbuf_read_strerror(int err)
+{
+	if (err == -EINVAL)
+		return "not a regular file";
+	if (err == -EFBIG)
+		return "file too large";
+	return strerror(-err);
 }
 
 int strbuf_read_file(struct strbuf *sb, const char *path)

@@ -48,5 +48,19 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 int strbuf_read_file(struct strbuf *sb, const char *path);
 /* Append what remains readable from @fd; returns 0 or -errno. */
 int strbuf_read_fd(struct strbuf *sb, int fd);
+/*
+ * For input nobody vouches for: append the content of regular file @fd, at
+ * most @max bytes.  0, -EINVAL when it is not a regular file (a FIFO, a
+ * device), -EFBIG when it holds more than @max, or -errno.
+ */
+int strbuf_read_fd_bounded(struct strbuf *sb, int fd, size_t max);
+/*
+ * The same for @path, relative to @dirfd (AT_FDCWD for the current
+ * directory), opened so a FIFO does not block.  Add O_NOFOLLOW checks in
+ * the caller's path walk when links must not be followed.
+ */
+int strbuf_read_regular(struct strbuf *sb, int dirfd, const char *path, size_t max);
+/* The words for an error of the two above ("not a regular file", ...). */
+const char *strbuf_read_strerror(int err);
 
 #endif

@@ -473,6 +473,30 @@ static void test_grows_arrays_and_sorts_strings(void)
 	free(s);
 }
 
+/* Untrusted input: a FIFO does not block, a big file is not read whole. */
+static void test_reads_only_bounded_regular_files(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *fifo = tmp_path("fifo"), *file = tmp_path("small");
+
+	CHECK_INT(write_file_atomic(file, "0123456789", 10, 0644), ==, 0);
+	CHECK_INT(strbuf_read_regular(&sb, AT_FDCWD, file, 10), ==, 0);
+	CHECK_STR(sb.buf, "0123456789");
+	strbuf_reset(&sb);
+	CHECK_INT(strbuf_read_regular(&sb, AT_FDCWD, file, 9), ==, -EFBIG);
+	CHECK_STR(strbuf_read_strerror(-EFBIG), "file too large");
+	CHECK_INT(mkfifo(fifo, 0600), ==, 0);
+	strbuf_reset(&sb);
+	CHECK_INT(strbuf_read_regular(&sb, AT_FDCWD, fifo, 100), ==, -EINVAL);
+	CHECK_STR(strbuf_read_strerror(-EINVAL), "not a regular file");
+	strbuf_reset(&sb);
+	CHECK_INT(strbuf_read_regular(&sb, AT_FDCWD, "/dev/zero", 100), ==, -EINVAL);
+	CHECK_INT(strbuf_read_regular(&sb, AT_FDCWD, "/nonexistent/x", 100), ==, -ENOENT);
+	strbuf_release(&sb);
+	free(fifo);
+	free(file);
+}
+
 static void test_removes_its_temporary_directory(void)
 {
 	CHECK_INT(rm_rf(tmpdir), ==, 0);
@@ -494,4 +518,5 @@ TESTS(TEST(test_makes_a_temporary_directory), TEST(test_parses_short_and_long_op
       TEST(test_reads_a_file_into_a_strbuf), TEST(test_looks_up_values_in_the_perf_config),
       TEST(test_falls_back_to_perfconfig_in_home), TEST(test_lists_a_directory_sorted_and_filtered),
       TEST(test_makes_and_removes_directory_trees), TEST(test_writes_files_whole_and_joins_paths),
-      TEST(test_grows_arrays_and_sorts_strings), TEST(test_removes_its_temporary_directory));
+      TEST(test_grows_arrays_and_sorts_strings), TEST(test_reads_only_bounded_regular_files),
+      TEST(test_removes_its_temporary_directory));
