@@ -75,6 +75,7 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 	dbg->dwfl = dwfl_begin(&offline_callbacks);
 	if (!dbg->dwfl)
 		goto nodata;
+	debuginfod__watch_dwfl(dbg->dwfl);
 	dwfl_report_begin(dbg->dwfl);
 	/* dwfl_report_offline takes the descriptor. */
 	dbg->mod = dwfl_report_offline(dbg->dwfl, "", path, fd);
@@ -91,6 +92,7 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 	if (!dbg->mod || dwfl_report_end(dbg->dwfl, NULL, NULL))
 		goto nodata;
 	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
+	debuginfod__progress_end();
 	if (!dbg->dw) {
 		/* A .debug_info that is there but unreadable is not "no DWARF". */
 		int err = has_debug_info(dbg->mod) ? -EBADMSG : -ENODATA;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
+#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,10 @@ static int show_progress(debuginfod_client *c, long done, long total)
 	pr_debug2("debuginfod: %ld/%ld bytes\n", done, total);
 	if (!isatty(STDERR_FILENO) || quiet || (total < (1L << 20) && done < (1L << 20)))
 		return 0;
+	if (total > 0 && done >= total) {
+		debuginfod__progress_end();
+		return 0;
+	}
 	/* The size is not known before the first bytes of some servers. */
 	if (total > 0)
 		fprintf(stderr, "\rDownloading from debuginfod: %ld/%ld KiB", done >> 10,
@@ -65,6 +70,27 @@ static int show_progress(debuginfod_client *c, long done, long total)
 		fprintf(stderr, "\rDownloading from debuginfod: %ld KiB", done >> 10);
 	progress_shown = true;
 	return 0;
+}
+
+void debuginfod__progress_end(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		progress_shown = false;
+	}
+}
+
+void debuginfod__watch_dwfl(Dwfl *dwfl)
+{
+	const char *urls = getenv(DEBUGINFOD_URLS_ENV_VAR);
+	debuginfod_client *c;
+
+	/* Without servers libdwfl asks none: do not load the library. */
+	if (!urls || !*urls || load_library() || !lib.set_progressfn)
+		return;
+	c = dwfl_get_debuginfod_client(dwfl);
+	if (c)
+		lib.set_progressfn(c, show_progress);
 }
 
 enum fetch_what { FETCH_DEBUGINFO, FETCH_SOURCE, FETCH_SECTION };
@@ -107,10 +133,7 @@ static int fetch(const struct build_id *bid, const char *urls, enum fetch_what w
 	if (fd == -ECONNREFUSED || fd == -ETIMEDOUT || fd == -EHOSTUNREACH || fd == -ENETUNREACH ||
 	    fd == -ECONNRESET || fd == -ETIME)
 		unreachable = fd;
-	if (progress_shown) {
-		fputs("\r\033[K", stderr);
-		progress_shown = false;
-	}
+	debuginfod__progress_end();
 	if (lib.get_url && lib.get_url(c))
 		snprintf(last_url, sizeof(last_url), "%s", lib.get_url(c));
 	else

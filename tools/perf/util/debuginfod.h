@@ -10,6 +10,8 @@
  * DEBUGINFOD_TIMEOUT and DEBUGINFOD_MAXTIME act as for the elfutils tools.
  */
 
+#include <elfutils/libdwfl.h>
+
 #include "util/build-id.h"
 
 /*
@@ -33,6 +35,15 @@ int debuginfod__find_source(const struct build_id *bid, const char *urls, const 
  */
 int debuginfod__find_section(const struct build_id *bid, const char *urls, const char *section,
 			     char **path);
+
+/*
+ * libdwfl fetches a module's debuginfo from the servers itself, with a
+ * client of its own: give that client the same progress line.  Nothing is
+ * loaded when no server is configured.  debuginfod__progress_end() clears
+ * a progress line still shown.
+ */
+void debuginfod__watch_dwfl(Dwfl *dwfl);
+void debuginfod__progress_end(void);
 
 /* The URL of the last server asked, for messages (may be "" ). */
 const char *debuginfod__last_url(void);

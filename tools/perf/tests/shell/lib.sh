@@ -155,6 +155,7 @@ test_lazy_prereq GO '"$GO" version'
 test_lazy_prereq GDB 'command -v gdb'
 test_lazy_prereq READELF 'command -v readelf'
 test_lazy_prereq PYTHON3 'command -v python3'
+test_lazy_prereq SCRIPT 'command -v script'
 test_lazy_prereq SDT '
 	command -v dtrace && command -v "${CC:-gcc}" &&
 	{ [ -e /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -e /usr/include/sys/sdt.h ]; }
