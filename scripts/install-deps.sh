@@ -17,13 +17,17 @@ for opt in "$@"; do
 	# The tests: SDT headers, the system perf to compare with, a real
 	# debuginfod server, a real DWARF+SDT binary, 32-bit compiler support;
 	# C++, Rust and Go compilers for their programs, gdb as the oracle;
-	# for other architectures clang --target=aarch64-linux-gnu over the
-	# arm64 sysroot and binutils, and gdb-multiarch (Debian's
-	# gcc-aarch64-linux-gnu conflicts with gcc-multilib).
+	# for other architectures gcc-aarch64-linux-gnu and clang
+	# --target=aarch64-linux-gnu over the arm64 sysroot and binutils, and
+	# gdb-multiarch.  gcc -m32 comes from gcc-12-multilib: the gcc-multilib
+	# package (only an /usr/include/asm link more) conflicts with every
+	# cross gcc; 32-bit programs that need <asm/...> add
+	# -idirafter /usr/include/x86_64-linux-gnu.  python3 runs the slow
+	# debuginfod stand-in, script(1) (bsdutils) gives a test a terminal.
 	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
-python3.11-dbg gcc-multilib libc6-dbg g++ clang rustc golang-go gdb
-asciidoctor man-db bash-completion binutils-aarch64-linux-gnu
-libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch" ;;
+python3.11-dbg gcc-12-multilib libc6-dbg g++ clang rustc golang-go gdb
+asciidoctor man-db bash-completion binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu
+libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch python3 bsdutils" ;;
 	# `make install` and `make man`: the man pages are made by asciidoctor.
 	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.

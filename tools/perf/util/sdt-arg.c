@@ -252,13 +252,15 @@ int sdt_args__synthesize_arch(const char *arch, const char *args, struct strbuf 
 
 	while (*p) {
 		const char *end;
+		int depth = 0;
 
 		while (is_space(*p))
 			p++;
 		if (!*p)
 			break;
-		for (end = p; *end && !is_space(*end); end++)
-			;
+		/* gcc writes arm64 memory operands with a space: "-4@[sp, 4]" */
+		for (end = p; *end && (depth || !is_space(*end)); end++)
+			depth += *end == '[' ? 1 : *end == ']' && depth ? -1 : 0;
 		strbuf_reset(&word);
 		strbuf_add(&word, p, end - p);
 		p = end;

@@ -3,11 +3,13 @@ test_description='probes of aarch64 files on this host: registers, SDT operands,
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# The cross compiler: clang for aarch64 over Debian's arm64 sysroot
-# (libc6-dev-arm64-cross) and binutils-aarch64-linux-gnu.  (Debian's
-# gcc-aarch64-linux-gnu can not be installed beside gcc-multilib.)
+# The cross compilers: Debian's gcc-aarch64-linux-gnu, and clang for
+# aarch64 over the same arm64 sysroot (libc6-dev-arm64-cross) and
+# binutils-aarch64-linux-gnu.
 A64CC="clang --target=aarch64-linux-gnu -Wno-asm-operand-widths"
+A64GCC=aarch64-linux-gnu-gcc
 test_lazy_prereq AARCH64_CC "$A64CC -o a64-probe \"\$WORKLOADS/true.c\""
+test_lazy_prereq AARCH64_GCC "$A64GCC -o a64-gcc-probe \"\$WORKLOADS/true.c\""
 test_lazy_prereq GDB_MULTIARCH 'command -v gdb-multiarch'
 
 # <sys/sdt.h> is the same header on every architecture, but Debian keeps
@@ -17,16 +19,39 @@ mkdir -p inc/sys &&
 		[ -e "$h" ] && cp "$h" inc/sys/
 	done
 
+# build_a64 OUT -OPT [COMPILER]: the SDT test program for aarch64, by
+# clang unless COMPILER is given.
 build_a64() {
-	CC=$A64CC build_workload cross-sdt "$1" -I"$TEST_TMP/inc" -g "$2"
+	CC=${3:-$A64CC} build_workload cross-sdt "$1" -I"$TEST_TMP/inc" -g "$2"
+}
+
+# cfa_at BIN ADDR: "REG OFF" of the call frame address at ADDR, from the
+# CFI readelf interprets ("sp+32" is "sp 32").
+cfa_at() {
+	readelf --debug-dump=frames-interp "$1" | awk -v addr="$2" '
+	function hex(s,   n, i) {
+		n = 0; s = tolower(s); sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++)
+			n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return n
+	}
+	/ FDE / {
+		r = $NF; sub(/^pc=/, "", r); split(r, pc, /\.\./)
+		in_fde = hex(pc[1]) <= hex(addr) && hex(addr) < hex(pc[2]); next
+	}
+	in_fde && /^[0-9a-f]+ +[a-z0-9]+[+-][0-9]+/ && hex($1) <= hex(addr) { cfa = $2 }
+	/^$/ { in_fde = 0 }
+	END { if (cfa != "") { sub(/\+/, " ", cfa); print cfa } }'
 }
 
 # gdb's view of FUNC's variables at ADDR as "NAME=FETCHARG" lines, in the
 # kernel's arm64 spelling: "frame base reg $sp offset 0+24" is +24(%sp),
-# "a variable in $x1" is %x1; of a multi-location variable the range that
-# holds ADDR.  Forms gdb calls complex are left out.
+# "a variable in $x1" is %x1, a lone "DW_OP_fbreg N" (gcc's frame base is
+# the CFA) is CFA+N; of a multi-location variable the range that holds
+# ADDR.  Other forms gdb calls complex are left out.
 gdb_locations() {
-	gdb-multiarch -batch -ex "info scope $2" "$1" 2>/dev/null | awk -v addr="$3" '
+	_cfa=$(cfa_at "$1" "$3")
+	gdb-multiarch -batch -ex "info scope $2" "$1" 2>/dev/null | awk -v addr="$3" -v cfa="$_cfa" '
 	function hex(s,   n, i, c) {
 		n = 0; s = tolower(s); sub(/^0x/, "", s)
 		for (i = 1; i <= length(s); i++)
@@ -46,7 +71,17 @@ gdb_locations() {
 		}
 		return ""
 	}
-	/^Symbol / { name = $2; l = loc($0); if (l != "") print name "=" l; next }
+	BEGIN { split(cfa, c, " ") }
+	/^Symbol / {
+		name = $2; fb = ""; l = loc($0); if (l != "") print name "=" l
+		complex = $0 ~ /is a complex DWARF expression:$/; next
+	}
+	complex && /^ +0: DW_OP_fbreg -?[0-9]+$/ && c[1] != "" {
+		o = c[2] + $3; fb = (o < 0 ? o : "+" o) "(%" c[1] ")"; next
+	}
+	complex && /^, length/ { if (fb != "") print name "=" fb; complex = 0; next }
+	complex { fb = ""; complex = 0 }
+	{ sub(/^  Base address 0x[0-9a-f]+ +/, "  ") }
 	/^  Range 0x/ {
 		split($2, a, "-"); sub(/:$/, "", a[2])
 		if (hex(a[1]) <= hex(addr) && hex(addr) < hex(a[2])) {
@@ -62,7 +97,8 @@ our_locations() {
 }
 
 # The notes' operands in the kernel's arm64 spelling: -4@[x8] is
-# +0(%x8):s32, -4@[sp, 12] +12(%sp):s32, -8@x9 %x9:s64, w registers x.
+# +0(%x8):s32, -4@[sp, 12] (gcc) or -4@[sp, #12] (clang) +12(%sp):s32,
+# -8@x9 %x9:s64, w registers x.
 sdt_from_notes() {
 	readelf -n "$1" | awk '
 	function hex(s,   n, i, c) {
@@ -74,9 +110,12 @@ sdt_from_notes() {
 	/Name:/ { name = $2 }
 	/Location:/ { loc = $2; sub(/,$/, "", loc) }
 	/Arguments:/ {
-		line = name " " sprintf("0x%x", hex(loc))
+		line = name " " sprintf("0x%x", hex(loc)); k = 0
 		for (i = 2; i <= NF; i++) {
-			s = $i; size = s; sub(/@.*/, "", size); op = s; sub(/^[^@]*@/, "", op)
+			s = $i
+			# gcc: "-4@[sp, 4]" is one operand over two fields
+			while (s ~ /\[/ && s !~ /\]/ && i < NF) s = s $(++i)
+			k++; size = s; sub(/@.*/, "", size); op = s; sub(/^[^@]*@/, "", op)
 			t = (size < 0 ? "s" : "u") (size < 0 ? -size : size) * 8
 			if (op ~ /^\[/) {
 				gsub(/[\[\]#]/, "", op); n = split(op, p, ",")
@@ -86,7 +125,7 @@ sdt_from_notes() {
 			} else {
 				sub(/^w/, "x", op); op = "%" op
 			}
-			line = line " arg" (i - 1) "=" op ":" t
+			line = line " arg" k "=" op ":" t
 		}
 		print line
 	}'
@@ -95,14 +134,16 @@ sdt_from_notes() {
 # compare_gdb BIN FUNC...: each variable of each FUNC, at our probe of it,
 # where gdb-multiarch says it is there; the comparisons go to "compared".
 # gdb speaks addresses, -D file offsets: FUNC's own (from "FUNC%return")
-# relates them.
+# relates them.  The probe is placed past the prologue only when there
+# are variables to fetch (-O0), so its place is read with them.
 compare_gdb() {
 	_bin=$1
 	shift
 	for f in "$@"; do
-		off=$("$PERF" probe -x "$_bin" -D "$f" 2>/dev/null | sed -n 's/.*:\(0x[0-9a-f]*\) .*/\1/p; s/.*:\(0x[0-9a-f]*\)$/\1/p') &&
-			ent=$("$PERF" probe -x "$_bin" -D "$f%return" | sed -n 's/.*:\(0x[0-9a-f]*\)$/\1/p') &&
+		ent=$("$PERF" probe -x "$_bin" -D "$f%return" | sed -n 's/.*:\(0x[0-9a-f]*\)$/\1/p') &&
 			base=$(gdb-multiarch -batch -ex "info address $f" "$_bin" | sed -n 's/.* at address \(0x[0-9a-f]*\)\.$/\1/p') &&
+			names=$(gdb_locations "$_bin" "$f" "$base" | sed 's/=.*//' | tr '\n' ' ') &&
+			off=$("$PERF" probe -x "$_bin" -D "$f $names" 2>/dev/null | sed -n 's/.*:\(0x[0-9a-f]*\) .*/\1/p; s/.*:\(0x[0-9a-f]*\)$/\1/p') &&
 			addr=$(printf '0x%x' $((off + base - ent))) &&
 			gdb_locations "$_bin" "$f" "$addr" | sed 's/(%fp)/(%s0)/' >want &&
 			vars=$(sed 's/=.*//' want | tr '\n' ' ') &&
@@ -124,6 +165,27 @@ for opt in O0 O2; do
 		grep -q '$where' compared
 	"
 done
+
+# The same oracle over what Debian's cross gcc makes of the program.
+test_expect_success AARCH64_GCC,GDB_MULTIARCH,READELF 'gcc-aarch64-linux-gnu: variables as gdb-multiarch says, SDT operands as the notes' '
+	: >compared &&
+	for opt in O0 O2; do
+		build_a64 g64_$opt -$opt "$A64GCC" &&
+		readelf -h g64_$opt | grep -q AArch64 &&
+		compare_gdb g64_$opt handle main regs &&
+		sdt_from_notes g64_$opt | sort >want &&
+		test_line_count -eq 3 want &&
+		: >got &&
+		for ev in handled regs start; do
+			"$PERF" probe -x g64_$opt -D "%$ev" >one &&
+			sed -n "s|^p:sdt_cross/\([a-z]*\) .*:\(0x[0-9a-f]*\)|\1 \2|p" one >>got || exit 1
+		done &&
+		sort got >got1 && test_cmp_file want got1 || exit 1
+	done &&
+	say "gcc: $(wc -l <compared) variables at the same place as gdb-multiarch" &&
+	test_line_count -ge 12 compared &&
+	grep -q "g64_O0 .*(%x29)\|g64_O0 .*(%sp)" compared && grep -q "g64_O2 .*=%x[0-9]" compared
+'
 
 # riscv64: freestanding (there is no riscv64 sysroot here), linked by lld.
 RVCC="clang --target=riscv64-linux-gnu -Wno-asm-operand-widths -ffreestanding -nostdlib -static -fuse-ld=lld"

@@ -254,6 +254,18 @@ static void test_args_numbered_by_position(void)
 	}
 }
 
+/* gcc's arm64 memory operands hold a space: "[sp, 4]" is one operand. */
+static void test_arm64_args_with_a_space_inside_brackets(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_INT(sdt_args__synthesize_arch("aarch64", "-4@x1 -4@[sp, 4] -8@x0 4@[x29, #-12]", &sb,
+					    NULL),
+		  ==, 0);
+	CHECK_STR(sb.buf, " arg1=%x1:s32 arg2=+4(%sp):s32 arg3=%x0:s64 arg4=-12(%x29):u32");
+	strbuf_release(&sb);
+}
+
 static void test_args_bad_size_appends_nothing(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -569,8 +581,9 @@ static void test_ref_ctr_offset_from_readme(void)
 }
 
 TESTS(TEST(test_arg_table), TEST(test_cross_arch_operands), TEST(test_arg_sizes_over_8_are_errors),
-      TEST(test_args_numbered_by_position), TEST(test_args_bad_size_appends_nothing),
-      TEST(test_note_line), TEST(test_notes_64_and_32_bit_both_byte_orders),
+      TEST(test_args_numbered_by_position), TEST(test_arm64_args_with_a_space_inside_brackets),
+      TEST(test_args_bad_size_appends_nothing), TEST(test_note_line),
+      TEST(test_notes_64_and_32_bit_both_byte_orders),
       TEST(test_notes_32_bit_addresses_are_4_bytes),
       TEST(test_malformed_notes_fail_the_whole_section), TEST(test_read_errors),
       TEST(test_read_python), TEST(test_cache_add_python),
