@@ -265,8 +265,13 @@ const char *buildid_dir(void)
 	} else {
 		const char *home = getenv("HOME");
 
-		dir = perf_config_get("buildid.dir");
-		if (!dir || !*dir) {
+		struct strbuf err = STRBUF_INIT;
+
+		/* A bad config stopped the command before (perf_config_check()). */
+		if (perf_config_get_path("buildid.dir", &dir, &err))
+			pr_debug("%s\n", err.buf);
+		strbuf_release(&err);
+		if (!dir) {
 			free(dir);
 			dir = path_join(home && *home ? home : "/", ".debug");
 		}
