@@ -15,7 +15,7 @@ void probe_bundle__add(struct probe_bundle *b, const char *name, const struct bu
 {
 	struct probe_bundle_entry *e;
 
-	b->entries = xrealloc(b->entries, sizeof(*e) * (b->nr + 1));
+	ALLOC_GROW(b->entries, b->nr + 1, b->alloc);
 	e = &b->entries[b->nr++];
 	e->bid = *bid;
 	e->name = xstrdup(name);
@@ -34,6 +34,7 @@ void probe_bundle__clear(struct probe_bundle *b)
 	free(b->entries);
 	b->entries = NULL;
 	b->nr = 0;
+	b->alloc = 0;
 }
 
 static void put_le(unsigned char *p, uint64_t v, int bytes)
@@ -125,14 +126,32 @@ static size_t parse_entry_head(const char *p, size_t avail, char *sbid, size_t *
 	return nl - p + 1;
 }
 
-/* An absolute path without ".." components, or "[name]"; NUL-terminated. */
+/*
+ * What an entry's name may be: an absolute path of non-empty components,
+ * none "." or "..", whose first does not start with '.' (the cache root's
+ * own .build-id, .probe-index ...); or "[name]" without '/' and not "[.]"
+ * or "[..]".  NUL-terminated, @len bytes.  Anything else would re-point
+ * the link or directory of another entry.
+ */
 static bool valid_name(const char *name, size_t len)
 {
 	if (len == 0 || len > 4096 || strlen(name) != len || strchr(name, '\n'))
 		return false;
-	if (name[0] == '/')
-		return !strstr(name, "/../") && (len < 3 || strcmp(name + len - 3, "/.."));
-	return name[0] == '[' && name[len - 1] == ']' && !strchr(name, '/');
+	if (name[0] == '[')
+		return len > 2 && name[len - 1] == ']' && !strchr(name, '/') &&
+		       strcmp(name, "[.]") && strcmp(name, "[..]");
+	if (name[0] != '/' || len == 1 || name[1] == '.')
+		return false;
+	for (const char *p = name; *p;) {
+		size_t n;
+
+		p++; /* the '/' */
+		n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += n;
+	}
+	return true;
 }
 
 static int decode_payload(const char *p, size_t len, uint32_t nr, struct probe_bundle *b,
@@ -194,6 +213,7 @@ int probe_bundle__decode(const void *data, size_t len, struct probe_bundle *b, s
 	uint64_t plen, zlen;
 	uint32_t version, nr;
 	uLongf out_len;
+	uLong in_len;
 	char *payload;
 	int ret;
 
@@ -234,9 +254,16 @@ int probe_bundle__decode(const void *data, size_t len, struct probe_bundle *b, s
 	}
 	payload = xmalloc(plen ? plen : 1);
 	out_len = plen;
-	if (uncompress((Bytef *)payload, &out_len, hdr + PROBE_BUNDLE_HEADER_SIZE, zlen) != Z_OK ||
+	in_len = zlen;
+	if (uncompress2((Bytef *)payload, &out_len, hdr + PROBE_BUNDLE_HEADER_SIZE, &in_len) !=
+		    Z_OK ||
 	    out_len != plen) {
 		strbuf_addstr(why, "corrupted: the payload does not decompress");
+		ret = -EBADMSG;
+	} else if (in_len != zlen) {
+		/* Bytes nobody checked would ride along with a valid stream. */
+		strbuf_addf(why, "corrupted: %" PRIu64 " bytes after the compressed payload",
+			    zlen - in_len);
 		ret = -EBADMSG;
 	} else if (crc32(0, (const Bytef *)payload, plen) != get_le(hdr + 32, 4)) {
 		strbuf_addstr(why, "corrupted: the payload checksum does not match");
