@@ -184,6 +184,23 @@ static int elf_check_extents(Elf *elf, const GElf_Ehdr *ehdr, size_t shnum, uint
 	return 0;
 }
 
+/*
+ * A header whose EI_CLASS is the wrong one (a 64-bit file marked 32-bit)
+ * is read askew, and no note is found: its own sizes tell.
+ */
+static int elf_check_class(const GElf_Ehdr *ehdr)
+{
+	bool is64 = ehdr->e_ident[EI_CLASS] == ELFCLASS64;
+
+	if (ehdr->e_ehsize != (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)) ||
+	    (ehdr->e_phnum &&
+	     ehdr->e_phentsize != (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr))) ||
+	    (ehdr->e_shnum &&
+	     ehdr->e_shentsize != (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr))))
+		return -EPROTO;
+	return 0;
+}
+
 int filename__read_build_id(const char *path, struct build_id *bid)
 {
 	uint64_t size;
@@ -198,7 +215,9 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 		ret = -EBADMSG;
 		goto out;
 	}
-	ret = elf_check_extents(elf, &ehdr, shnum, size);
+	ret = elf_check_class(&ehdr);
+	if (!ret)
+		ret = elf_check_extents(elf, &ehdr, shnum, size);
 	if (ret)
 		goto out;
 	ret = -ENODATA;
@@ -247,6 +266,8 @@ const char *build_id__strerror(int err)
 		return "malformed or truncated ELF file";
 	case -ENODATA:
 		return "no build-id note";
+	case -EPROTO:
+		return "its ELF class (32- or 64-bit) does not match its header sizes";
 	default:
 		return strerror(-err);
 	}

@@ -49,7 +49,8 @@ int elf_notes__find_build_id(const void *notes, size_t len, bool swap, size_t al
  * The build-id of the ELF file at @path, of either class and byte order,
  * from its note sections or, without sections, its PT_NOTE segments.
  * Returns 0 or -errno: -ENOENT, -EISDIR, -ENOEXEC (not ELF), -EBADMSG
- * (truncated or malformed), -ENODATA (no build-id).
+ * (truncated or malformed), -EPROTO (its EI_CLASS does not fit its header
+ * sizes), -ENODATA (no build-id).
  */
 int filename__read_build_id(const char *path, struct build_id *bid);
 

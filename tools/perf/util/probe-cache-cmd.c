@@ -93,7 +93,8 @@ static int del_cache_entries(const char *dir, const char *filter, int *removed)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct probe_cache *pc;
-	int n = 0, ret = probe_cache__open(dir, true, &pc, &err);
+	char **removed_specs = NULL;
+	int n = 0, alloc = 0, ret = probe_cache__open(dir, true, &pc, &err);
 
 	if (ret) {
 		cache_error(PROBE_CACHE_UPDATE, ret, dir, &err);
@@ -105,14 +106,23 @@ static int del_cache_entries(const char *dir, const char *filter, int *removed)
 			i++;
 			continue;
 		}
-		pr_info("Removed cached event: %s\n", pc->entries[i].spec);
+		ALLOC_GROW(removed_specs, n + 1, alloc);
+		removed_specs[n++] = xstrdup(pc->entries[i].spec);
 		probe_cache__remove_entry(pc, i);
-		n++;
 	}
 	if (n)
 		ret = probe_cache__commit(pc);
 	if (ret)
 		cache_error(PROBE_CACHE_WRITE, ret, pc->path, NULL);
+	/* Said only once they are gone: a failed write removed nothing. */
+	for (int i = 0; i < n; i++) {
+		if (!ret)
+			pr_info("Removed cached event: %s\n", removed_specs[i]);
+		free(removed_specs[i]);
+	}
+	free(removed_specs);
+	if (ret)
+		n = 0;
 	probe_cache__close(pc);
 	*removed += n;
 	return ret;
