@@ -273,6 +273,24 @@ const char *build_id__strerror(int err)
 	}
 }
 
+int build_id__check_file(const char *path, const struct build_id *want, struct strbuf *why)
+{
+	char have[SBUILD_ID_SIZE], sbid[SBUILD_ID_SIZE];
+	struct build_id bid;
+	int ret = filename__read_build_id(path, &bid);
+
+	if (ret) {
+		strbuf_addf(why, "%s: %s", path, build_id__strerror(ret));
+		return ret;
+	}
+	if (build_id__equal(&bid, want))
+		return 0;
+	build_id__sprintf(&bid, have);
+	build_id__sprintf(want, sbid);
+	strbuf_addf(why, "%s has build-id %s, not %s", path, have, sbid);
+	return -ESTALE;
+}
+
 const char *buildid_dir(void)
 {
 	static char *dir;

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/strbuf.h"
+
 #define BUILD_ID_SIZE 20
 #define SBUILD_ID_SIZE (BUILD_ID_SIZE * 2 + 1)
 
@@ -63,6 +65,14 @@ int module__read_build_id(const char *name, struct build_id *bid);
 
 /* A message for the errors the readers above return. */
 const char *build_id__strerror(int err);
+
+/*
+ * Is the ELF file @path (a debuginfo file, from debuginfod or a cache)
+ * of the build @want?  0 when it is; -ESTALE when its build-id is
+ * another ("PATH has build-id X, not Y" appended to @why), or the error
+ * of reading it ("PATH: reason" appended).
+ */
+int build_id__check_file(const char *path, const struct build_id *want, struct strbuf *why);
 
 /*
  * The build-id cache.  Its root is $PERF_BUILDID_DIR, else buildid.dir of
