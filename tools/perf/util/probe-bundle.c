@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,29 +130,36 @@ static size_t parse_entry_head(const char *p, size_t avail, char *sbid, size_t *
 /*
  * What an entry's name may be: an absolute path of non-empty components,
  * none "." or "..", whose first does not start with '.' (the cache root's
- * own .build-id, .probe-index ...); or "[name]" without '/' and not "[.]"
- * or "[..]".  NUL-terminated, @len bytes.  Anything else would re-point
- * the link or directory of another entry.
+ * own .build-id, .probe-index ...), each at most NAME_MAX bytes; or
+ * "[name]" without '/' and not "[.]" or "[..]".  NUL-terminated, @len
+ * bytes.  Anything else would re-point the link or directory of another
+ * entry, or could never be written.  NULL, or what is wrong with it.
  */
-static bool valid_name(const char *name, size_t len)
+static const char *bad_name(const char *name, size_t len)
 {
-	if (len == 0 || len > 4096 || strlen(name) != len || strchr(name, '\n'))
-		return false;
+	if (len == 0 || strlen(name) != len || strchr(name, '\n'))
+		return "not a cached file name";
+	if (len > PATH_MAX - 64)
+		return "a name too long for the build-id cache";
 	if (name[0] == '[')
 		return len > 2 && name[len - 1] == ']' && !strchr(name, '/') &&
-		       strcmp(name, "[.]") && strcmp(name, "[..]");
+				       strcmp(name, "[.]") && strcmp(name, "[..]")
+			       ? NULL
+			       : "not a cached file name";
 	if (name[0] != '/' || len == 1 || name[1] == '.')
-		return false;
+		return "not a cached file name";
 	for (const char *p = name; *p;) {
 		size_t n;
 
 		p++; /* the '/' */
 		n = strcspn(p, "/");
 		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
+			return "not a cached file name";
+		if (n > NAME_MAX)
+			return "a path component longer than NAME_MAX (255 bytes)";
 		p += n;
 	}
-	return true;
+	return NULL;
 }
 
 static int decode_payload(const char *p, size_t len, uint32_t nr, struct probe_bundle *b,
@@ -180,9 +188,11 @@ static int decode_payload(const char *p, size_t len, uint32_t nr, struct probe_b
 		name = xmalloc(name_len + 1);
 		memcpy(name, p + pos, name_len);
 		name[name_len] = '\0';
-		if (!valid_name(name, name_len)) {
-			strbuf_addf(why, "entry %u: not a cached file name: '%.*s'", i + 1,
-				    (int)(name_len > 200 ? 200 : name_len), p + pos);
+		reason = bad_name(name, name_len);
+		if (reason) {
+			strbuf_addf(why, "entry %u: %s: '%.*s%s'", i + 1, reason,
+				    (int)(name_len > 200 ? 200 : name_len), p + pos,
+				    name_len > 200 ? "..." : "");
 			free(name);
 			return -EBADMSG;
 		}

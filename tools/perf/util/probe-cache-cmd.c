@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -476,6 +477,14 @@ int import_probe_cache(const char *file)
 		if (i && same_cache_entry(e, &b.entries[order[i - 1]]))
 			continue;
 		dir = build_id_cache__dirname(e->name, &e->bid);
+		/* Its probes file and the temporary beside it must have a path. */
+		if (strlen(dir) + sizeof("/probes.tmp.XXXXXXXX") > PATH_MAX) {
+			pr_err("Error: %s is refused: the probe cache of %.64s... would be at a path of %zu bytes, longer than PATH_MAX; nothing was imported\n",
+			       file, e->name, strlen(dir) + sizeof("/probes") - 1);
+			ret = -ENAMETOOLONG;
+			free(dir);
+			break;
+		}
 		ret = probe_cache__open(dir, false, &pc, &err);
 		if (ret == -ENOENT) {
 			ret = 0;

@@ -76,6 +76,21 @@ for name in /.build-id /.build-id/12 / "[..]" "[.]" /tmp/./x /tmp/../x /tmp//x /
 	'
 done
 
+test_expect_success PYTHON3 'a name with a component too long is refused, saying so' '
+	long=$(printf "%0300d" 0) &&
+	mkbundle longc /srv/ok=1:1 "/srv/$long/x=1:1" &&
+	test_refuses "$PERF" probe --cache --import longc &&
+	grep -q "^Error: longc is refused: entry 2: a path component longer than NAME_MAX (255 bytes): " err
+'
+
+test_expect_success PYTHON3 'a name whose cache path would pass PATH_MAX is refused, saying so' '
+	c=$(printf "%0200d" 0) && name= && i=0 &&
+	while [ $i -lt 20 ]; do name="$name/$c"; i=$((i + 1)); done &&
+	mkbundle longp /srv/ok=1:1 "$name=1:1" &&
+	test_refuses "$PERF" probe --cache --import longp &&
+	grep -q "^Error: longp is refused: the probe cache of .* would be at a path of [0-9]* bytes, longer than PATH_MAX; nothing was imported$" err
+'
+
 test_expect_success PYTHON3 'bytes after the zlib stream are refused' '
 	mkbundle trail /srv/ok=1:1 TRAIL=7 &&
 	test_refuses "$PERF" probe --cache --import trail &&

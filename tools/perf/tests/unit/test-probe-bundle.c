@@ -86,6 +86,26 @@ static void test_every_flipped_byte_is_refused_or_harmless(void)
 	strbuf_release(&out);
 }
 
+static void test_a_component_longer_than_name_max_is_refused(void)
+{
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT, name = STRBUF_INIT;
+	struct probe_bundle b = { 0 }, d;
+	struct build_id bid;
+
+	strbuf_addstr(&name, "/srv/");
+	for (int i = 0; i < 256; i++)
+		strbuf_addch(&name, 'a');
+	build_id__from_hex(&bid, "0123456789abcdef0123456789abcdef01234567");
+	probe_bundle__add(&b, name.buf, &bid, probes, sizeof(probes) - 1);
+	probe_bundle__encode(&b, &out);
+	CHECK_INT(probe_bundle__decode(out.buf, out.len, &d, &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "a path component longer than NAME_MAX") != NULL);
+	probe_bundle__clear(&b);
+	strbuf_release(&out);
+	strbuf_release(&why);
+	strbuf_release(&name);
+}
+
 static void test_unsafe_names_are_refused(void)
 {
 	static const char *const bad[] = {
@@ -204,5 +224,6 @@ static void test_a_bad_probes_text_is_refused(void)
 
 TESTS(TEST(test_a_bundle_decodes_to_what_was_encoded), TEST(test_every_truncation_is_refused),
       TEST(test_every_flipped_byte_is_refused_or_harmless), TEST(test_unsafe_names_are_refused),
-      TEST(test_safe_names_are_taken), TEST(test_bytes_after_the_stream_are_refused),
-      TEST(test_many_entries_grow_in_linear_time), TEST(test_a_bad_probes_text_is_refused));
+      TEST(test_a_component_longer_than_name_max_is_refused), TEST(test_safe_names_are_taken),
+      TEST(test_bytes_after_the_stream_are_refused), TEST(test_many_entries_grow_in_linear_time),
+      TEST(test_a_bad_probes_text_is_refused));
