@@ -68,6 +68,24 @@ test_expect_success PYTHON3 'entries of one binary merge in their order into one
 	test "$(specs_of /srv/two)" = 2 && test "$(specs_of /srv/three)" = 2
 '
 
+test_expect_success PYTHON3 'an import killed at any moment leaves each cache old or new, never half' '
+	mkbundle pair /srv/k1=1:100000 /srv/k2=1:100000 &&
+	for delay in 0.02 0.05 0.1 0.15 0.2 0.3 0.4; do
+		HOME=$TEST_TMP/kill && rm -rf "$HOME" && mkdir -p "$HOME" &&
+		{ "$PERF" probe --cache --import pair 2>/dev/null & pid=$!; } &&
+		sleep $delay && kill -9 $pid 2>/dev/null; wait $pid
+		for b in k1 k2; do
+			f=$HOME/.debug/srv/$b/$BID/probes
+			# old: no probes file, or the empty one of a new entry (as perf makes it)
+			if test -s "$f"; then
+				n=$(grep -c "^#" "$f") &&
+				echo "# killed after $delay s: $b has $n specs" &&
+				test "$n" = 100000 && tail -n 1 "$f" | grep -q "^p:perftest_imp/" || return 1
+			fi
+		done
+	done
+'
+
 for name in /.build-id /.build-id/12 / "[..]" "[.]" /tmp/./x /tmp/../x /tmp//x /tmp/x/ /.probe-index; do
 	test_expect_success PYTHON3 "an entry named '$name' is refused, nothing is imported" '
 		mkbundle bad /srv/ok=1:1 "'"$name"'=1:1" &&
