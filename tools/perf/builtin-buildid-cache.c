@@ -144,7 +144,15 @@ static int fetch_debuginfo(struct str_list *list, const char *urls)
 			err = build_id_cache__add_debug(files[i].name, &files[i].bid, path);
 		build_id__sprintf(&files[i].bid, sbid);
 		pr_debug("Fetching debuginfo of %s %s: %s\n", sbid, files[i].arg, ok_or_fail(err));
-		if (err == -ENOSYS) {
+		if (err == -ESTALE) {
+			struct strbuf why = STRBUF_INIT;
+
+			build_id__check_file(path, &files[i].bid, &why);
+			pr_err("Couldn't fetch debuginfo for %s from %s: %s\n", files[i].arg,
+			       debuginfod__last_url(), why.buf);
+			strbuf_release(&why);
+			ret = -1;
+		} else if (err == -ENOSYS) {
 			pr_err("Couldn't fetch debuginfo for %s: no debuginfod server (set DEBUGINFOD_URLS or give --debuginfod=URLS)\n",
 			       files[i].arg);
 			ret = -1;

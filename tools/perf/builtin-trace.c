@@ -31,6 +31,7 @@
 #include "util/perf-ring.h"
 #include "util/strbuf.h"
 #include "util/trace-fields.h"
+#include "util/trace-output.h"
 #include "util/target.h"
 #include "util/tracepoint.h"
 #include "util/util.h"
@@ -66,7 +67,8 @@ struct trace {
 
 	struct tracepoint_list tps;
 	struct tep_handle *tep;
-	FILE *out;
+	struct trace_output out;
+	bool out_said; /* its write error was reported */
 
 	struct target target; /* tasks (or the one -1 of system wide) and CPUs */
 	int *fds;	      /* [task][cpu][event], -1 when not open */
@@ -79,7 +81,6 @@ struct trace {
 	bool have_base;
 	uint64_t base_time;
 	uint64_t lost_records; /* the sum of the PERF_RECORD_LOST counts */
-	uint64_t nr_printed;
 	struct comm_table comms;
 	struct strbuf line;
 	struct trace_seq seq;
@@ -342,6 +343,21 @@ static void close_events(struct trace *trace)
 
 /* --- printing ---------------------------------------------------------- */
 
+static const char *output_name(const struct trace *trace)
+{
+	return trace->output_name ? trace->output_name : "standard error";
+}
+
+/* Say the output's first write error, once; later events are only counted. */
+static void output_check(struct trace *trace)
+{
+	if (trace->out.err && !trace->out_said) {
+		trace->out_said = true;
+		pr_err("perf trace: cannot write %s: %s\n", output_name(trace),
+		       strerror(-trace->out.err));
+	}
+}
+
 static void print_sample(struct trace *trace, const struct perf_ring_sample *sample)
 {
 	struct strbuf *line = &trace->line;
@@ -393,8 +409,7 @@ static void print_sample(struct trace *trace, const struct perf_ring_sample *sam
 		trace_fields__format(line, event, sample->raw, sample->raw_size, pid_comm, trace);
 	}
 	strbuf_addstr(line, ")\n");
-	fwrite(line->buf, 1, line->len, trace->out);
-	trace->nr_printed++;
+	trace_output__add_event(&trace->out, line->buf, line->len);
 }
 
 static void process_record(struct trace *trace, const struct perf_event_header *hdr,
@@ -415,7 +430,12 @@ static void process_record(struct trace *trace, const struct perf_event_header *
 			break;
 		memcpy(&lost, body + 8, sizeof(lost));
 		trace->lost_records += lost;
-		fprintf(trace->out, "LOST %" PRIu64 " events!\n", lost);
+		{
+			char note[64];
+			int n = snprintf(note, sizeof(note), "LOST %" PRIu64 " events!\n", lost);
+
+			trace_output__add_note(&trace->out, note, n);
+		}
 		break;
 	case PERF_RECORD_COMM:
 		/* pid, tid, then the name, NUL-padded to 8 bytes. */
@@ -495,7 +515,8 @@ static void drain(struct trace *trace, bool final)
 	}
 	for (int c = 0; c < trace->target.nr_cpus; c++)
 		perf_ring__release(&trace->rings[c]);
-	fflush(trace->out);
+	trace_output__flush(&trace->out);
+	output_check(trace);
 }
 
 /* --- the command line -------------------------------------------------- */
@@ -552,25 +573,15 @@ static int check_options(struct trace *trace, int argc)
 
 static int open_output(struct trace *trace)
 {
-	int fd;
+	/* perf trace writes to stderr: a copy of it, buffered. */
+	int err = trace_output__open(&trace->out, trace->output_name);
 
-	if (trace->output_name) {
-		trace->out = fopen(trace->output_name, "we");
-		if (!trace->out) {
-			pr_err("perf trace: cannot open %s: %s\n", trace->output_name,
-			       strerror(errno));
-			return -errno;
-		}
-		return 0;
+	if (err && trace->output_name) {
+		pr_err("perf trace: cannot open %s: %s\n", trace->output_name, strerror(-err));
+		return err;
 	}
-	/* perf trace writes to stderr; a buffered copy, flushed after each pass. */
-	fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	trace->out = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!trace->out) {
-		if (fd >= 0)
-			close(fd);
-		trace->out = stderr;
-	}
+	if (err)
+		trace->out.fd = dup(STDERR_FILENO);
 	return 0;
 }
 
@@ -704,13 +715,17 @@ static int run_trace(struct trace *trace, const char **argv, int argc)
 		pr_warning("perf trace: LOST %" PRIu64 " events in total! "
 			   "(the ring buffer was full: try a bigger -m)\n",
 			   lost);
+	if (trace->out.unwritten)
+		pr_err("perf trace: %" PRIu64 " of %" PRIu64 " events not written to %s\n",
+		       trace->out.unwritten, trace->out.written + trace->out.unwritten,
+		       output_name(trace));
 	if (verbose) {
 		struct rusage ru;
 
 		getrusage(RUSAGE_SELF, &ru);
-		pr_debug("perf trace: %" PRIu64 " events printed, %" PRIu64
+		pr_debug("perf trace: %" PRIu64 " events printed, %" PRIu64 " not written, %" PRIu64
 			 " lost, max RSS %ld kB\n",
-			 trace->nr_printed, lost, ru.ru_maxrss);
+			 trace->out.written, trace->out.unwritten, lost, ru.ru_maxrss);
 	}
 	if (workload->pid) {
 		if (got_sigint)
@@ -718,6 +733,9 @@ static int run_trace(struct trace *trace, const char **argv, int argc)
 		workload__reap(workload, true);
 		ret = workload__exit_code(workload);
 	}
+	/* What was traced did not all reach the output: not a success. */
+	if (trace->out.err && !ret)
+		ret = 1;
 out:
 	close_events(trace);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
@@ -732,6 +750,7 @@ int cmd_trace(int argc, const char **argv)
 		.line = STRBUF_INIT,
 		.target = TARGET_INIT,
 		.workload = WORKLOAD_INIT,
+		.out = { .fd = -1 },
 	};
 	const struct option options[] = {
 		OPT_STRING_LIST('e', "event", &trace.event_specs, "event",
@@ -782,8 +801,11 @@ int cmd_trace(int argc, const char **argv)
 	ret = run_trace(&trace, argv, argc);
 	trace_seq_destroy(&trace.seq);
 out:
-	if (trace.out && trace.out != stderr)
-		fclose(trace.out);
+	if (trace_output__close(&trace.out)) {
+		output_check(&trace);
+		if (!ret)
+			ret = 1;
+	}
 	if (trace.tep)
 		tep_free(trace.tep);
 	tracepoint_list__clear(&trace.tps);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "util/config.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -325,6 +326,16 @@ int main(int argc, const char **argv)
 	if (!cmd)
 		return fallback(argv - 1);
 	parse_options_manual = show_manual;
+	/* A bad perf config stops every command that reads it, before it does anything. */
+	if (cmd->fn != cmd_help && cmd->fn != cmd_version) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (perf_config_check(&err)) {
+			fprintf(stderr, "Error: bad perf config: %s\n", err.buf);
+			strbuf_release(&err);
+			return 1;
+		}
+	}
 	{
 		int ret = cmd->fn(argc, argv);
 

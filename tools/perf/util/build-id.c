@@ -184,6 +184,23 @@ static int elf_check_extents(Elf *elf, const GElf_Ehdr *ehdr, size_t shnum, uint
 	return 0;
 }
 
+/*
+ * A header whose EI_CLASS is the wrong one (a 64-bit file marked 32-bit)
+ * is read askew, and no note is found: its own sizes tell.
+ */
+static int elf_check_class(const GElf_Ehdr *ehdr)
+{
+	bool is64 = ehdr->e_ident[EI_CLASS] == ELFCLASS64;
+
+	if (ehdr->e_ehsize != (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)) ||
+	    (ehdr->e_phnum &&
+	     ehdr->e_phentsize != (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr))) ||
+	    (ehdr->e_shnum &&
+	     ehdr->e_shentsize != (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr))))
+		return -EPROTO;
+	return 0;
+}
+
 int filename__read_build_id(const char *path, struct build_id *bid)
 {
 	uint64_t size;
@@ -198,7 +215,9 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 		ret = -EBADMSG;
 		goto out;
 	}
-	ret = elf_check_extents(elf, &ehdr, shnum, size);
+	ret = elf_check_class(&ehdr);
+	if (!ret)
+		ret = elf_check_extents(elf, &ehdr, shnum, size);
 	if (ret)
 		goto out;
 	ret = -ENODATA;
@@ -247,9 +266,29 @@ const char *build_id__strerror(int err)
 		return "malformed or truncated ELF file";
 	case -ENODATA:
 		return "no build-id note";
+	case -EPROTO:
+		return "its ELF class (32- or 64-bit) does not match its header sizes";
 	default:
 		return strerror(-err);
 	}
+}
+
+int build_id__check_file(const char *path, const struct build_id *want, struct strbuf *why)
+{
+	char have[SBUILD_ID_SIZE], sbid[SBUILD_ID_SIZE];
+	struct build_id bid;
+	int ret = filename__read_build_id(path, &bid);
+
+	if (ret) {
+		strbuf_addf(why, "%s: %s", path, build_id__strerror(ret));
+		return ret;
+	}
+	if (build_id__equal(&bid, want))
+		return 0;
+	build_id__sprintf(&bid, have);
+	build_id__sprintf(want, sbid);
+	strbuf_addf(why, "%s has build-id %s, not %s", path, have, sbid);
+	return -ESTALE;
 }
 
 const char *buildid_dir(void)
@@ -265,8 +304,13 @@ const char *buildid_dir(void)
 	} else {
 		const char *home = getenv("HOME");
 
-		dir = perf_config_get("buildid.dir");
-		if (!dir || !*dir) {
+		struct strbuf err = STRBUF_INIT;
+
+		/* A bad config stopped the command before (perf_config_check()). */
+		if (perf_config_get_path("buildid.dir", &dir, &err))
+			pr_debug("%s\n", err.buf);
+		strbuf_release(&err);
+		if (!dir) {
 			free(dir);
 			dir = path_join(home && *home ? home : "/", ".debug");
 		}

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/strbuf.h"
+
 #define BUILD_ID_SIZE 20
 #define SBUILD_ID_SIZE (BUILD_ID_SIZE * 2 + 1)
 
@@ -49,7 +51,8 @@ int elf_notes__find_build_id(const void *notes, size_t len, bool swap, size_t al
  * The build-id of the ELF file at @path, of either class and byte order,
  * from its note sections or, without sections, its PT_NOTE segments.
  * Returns 0 or -errno: -ENOENT, -EISDIR, -ENOEXEC (not ELF), -EBADMSG
- * (truncated or malformed), -ENODATA (no build-id).
+ * (truncated or malformed), -EPROTO (its EI_CLASS does not fit its header
+ * sizes), -ENODATA (no build-id).
  */
 int filename__read_build_id(const char *path, struct build_id *bid);
 
@@ -62,6 +65,14 @@ int module__read_build_id(const char *name, struct build_id *bid);
 
 /* A message for the errors the readers above return. */
 const char *build_id__strerror(int err);
+
+/*
+ * Is the ELF file @path (a debuginfo file, from debuginfod or a cache)
+ * of the build @want?  0 when it is; -ESTALE when its build-id is
+ * another ("PATH has build-id X, not Y" appended to @why), or the error
+ * of reading it ("PATH: reason" appended).
+ */
+int build_id__check_file(const char *path, const struct build_id *want, struct strbuf *why);
 
 /*
  * The build-id cache.  Its root is $PERF_BUILDID_DIR, else buildid.dir of

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include "util/debuginfo.h"
 #include "util/debuginfod.h"
 #include "util/elf-util.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 struct debuginfo {
@@ -20,30 +23,78 @@ struct debuginfo {
 	Dwarf *dw;
 	Dwarf_Addr bias;
 	char *path;
-	char *source_dir; /* -s: where the sources are */
-	char *debug_file; /* the preferred debuginfo file, the module's userdata */
+	char *source_dir;      /* -s: where the sources are */
+	char *debug_file;      /* the preferred debuginfo file */
+	struct strbuf refused; /* why a debuginfo file found was of another build */
 };
 
 /*
+ * Is the debuginfo file @name (open as @fd) of @mod's build?  When not,
+ * the reason goes to dbg->refused and @fd is closed: it is never used.
+ * libdwfl itself does not check what debuginfod gives it.
+ */
+static bool same_build(struct debuginfo *dbg, Dwfl_Module *mod, const char *name, int fd)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	struct build_id want;
+	char fdpath[64], real[PATH_MAX];
+	int n = dwfl_module_build_id(mod, &bits, &vaddr);
+
+	if (n <= 0 || n > BUILD_ID_SIZE || (!name && fd < 0))
+		return true; /* nothing to check it against */
+	if (!name) {
+		/* libdwfl names no file for what debuginfod gave: its descriptor's. */
+		ssize_t len;
+
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		len = readlink(fdpath, real, sizeof(real) - 1);
+		real[len > 0 ? len : 0] = '\0';
+		name = len > 0 && real[0] == '/' ? real : fdpath;
+	}
+	memcpy(want.data, bits, n);
+	want.size = n;
+	strbuf_reset(&dbg->refused);
+	if (build_id__check_file(name, &want, &dbg->refused) != -ESTALE) {
+		strbuf_reset(&dbg->refused);
+		return true;
+	}
+	if (fd >= 0)
+		close(fd);
+	return false;
+}
+
+/*
  * libdwfl's search, after the module's preferred debuginfo file: its
- * userdata slot holds the debug_file of debuginfo__new_with() (or NULL).
+ * userdata slot holds the struct debuginfo.  Whatever is found, the
+ * preferred file or libdwfl's (.gnu_debuglink, /usr/lib/debug,
+ * debuginfod), must have the module's build-id.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	const char *preferred = userdata ? *userdata : NULL;
+	struct debuginfo *dbg = userdata ? *userdata : NULL;
+	const char *preferred = dbg ? dbg->debug_file : NULL;
+	int fd;
 
 	if (preferred) {
-		int fd = open(preferred, O_RDONLY | O_CLOEXEC);
-
+		if (!same_build(dbg, mod, preferred, -1))
+			return -1;
+		fd = open(preferred, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
 			*debuginfo_file_name = xstrdup(preferred);
 			return fd;
 		}
 	}
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					    debuglink_crc, debuginfo_file_name);
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 && dbg && !same_build(dbg, mod, *debuginfo_file_name, fd)) {
+		free(*debuginfo_file_name);
+		*debuginfo_file_name = NULL;
+		return -1;
+	}
+	return fd;
 }
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -63,7 +114,8 @@ static bool has_debug_info(Dwfl_Module *mod)
 }
 
 /* Open @path, its DWARF taken from @debug_file first when not NULL. */
-static int debuginfo_open(const char *path, const char *debug_file, struct debuginfo **out)
+static int debuginfo_open(const char *path, const char *debug_file, struct debuginfo **out,
+			  struct strbuf *why)
 {
 	struct debuginfo *dbg;
 	int fd;
@@ -72,6 +124,7 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 	if (fd < 0)
 		return -errno;
 	dbg = xzalloc(sizeof(*dbg));
+	strbuf_init(&dbg->refused, 0);
 	dbg->dwfl = dwfl_begin(&offline_callbacks);
 	if (!dbg->dwfl)
 		goto nodata;
@@ -80,14 +133,15 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 	/* dwfl_report_offline takes the descriptor. */
 	dbg->mod = dwfl_report_offline(dbg->dwfl, "", path, fd);
 	fd = -1;
-	if (dbg->mod && debug_file) {
+	if (dbg->mod) {
 		void **userdata = NULL;
 
 		/* Before the DWARF is first asked for: find_debuginfo reads it. */
-		dbg->debug_file = xstrdup(debug_file);
+		if (debug_file)
+			dbg->debug_file = xstrdup(debug_file);
 		dwfl_module_info(dbg->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 		if (userdata)
-			*userdata = dbg->debug_file;
+			*userdata = dbg;
 	}
 	if (!dbg->mod || dwfl_report_end(dbg->dwfl, NULL, NULL))
 		goto nodata;
@@ -95,8 +149,12 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 	debuginfod__progress_end();
 	if (!dbg->dw) {
 		/* A .debug_info that is there but unreadable is not "no DWARF". */
-		int err = has_debug_info(dbg->mod) ? -EBADMSG : -ENODATA;
+		int err = dbg->refused.len	     ? -ESTALE
+			  : has_debug_info(dbg->mod) ? -EBADMSG
+						     : -ENODATA;
 
+		if (err == -ESTALE && why)
+			strbuf_addstr(why, dbg->refused.buf);
 		debuginfo__delete(dbg);
 		return err;
 	}
@@ -124,12 +182,18 @@ nodata:
 
 int debuginfo__new(const char *path, struct debuginfo **out)
 {
-	return debuginfo_open(path, NULL, out);
+	return debuginfo_open(path, NULL, out, NULL);
 }
 
 int debuginfo__new_with(const char *path, const char *debug_file, struct debuginfo **out)
 {
-	return debuginfo_open(path, debug_file, out);
+	return debuginfo_open(path, debug_file, out, NULL);
+}
+
+int debuginfo__open(const char *path, const char *debug_file, struct debuginfo **out,
+		    struct strbuf *why)
+{
+	return debuginfo_open(path, debug_file, out, why);
 }
 
 void debuginfo__delete(struct debuginfo *dbg)
@@ -141,6 +205,7 @@ void debuginfo__delete(struct debuginfo *dbg)
 	free(dbg->path);
 	free(dbg->source_dir);
 	free(dbg->debug_file);
+	strbuf_release(&dbg->refused);
 	free(dbg);
 }
 

@@ -16,6 +16,8 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include "util/strbuf.h"
+
 /* The open debuginfo of one file. */
 struct debuginfo;
 
@@ -33,6 +35,16 @@ int debuginfo__new(const char *path, struct debuginfo **out);
  * symbols and the CFI still come from @path.  @debug_file is copied.
  */
 int debuginfo__new_with(const char *path, const char *debug_file, struct debuginfo **out);
+
+/*
+ * Either of the above (@debug_file may be NULL).  Every debuginfo file
+ * found for @path (@debug_file, .gnu_debuglink, /usr/lib/debug,
+ * debuginfod) must carry @path's build-id: one of another build is never
+ * used, and when no other serves, -ESTALE is returned with "FILE has
+ * build-id X, not Y" appended to @why (may be NULL).
+ */
+int debuginfo__open(const char *path, const char *debug_file, struct debuginfo **out,
+		    struct strbuf *why);
 
 /* Close @dbg (NULL is fine) and free it. */
 void debuginfo__delete(struct debuginfo *dbg);

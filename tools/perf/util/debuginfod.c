@@ -150,7 +150,17 @@ static int fetch(const struct build_id *bid, const char *urls, enum fetch_what w
 
 int debuginfod__find_debuginfo(const struct build_id *bid, const char *urls, char **path)
 {
-	return fetch(bid, urls, FETCH_DEBUGINFO, NULL, path);
+	int ret = fetch(bid, urls, FETCH_DEBUGINFO, NULL, path);
+
+	/* A server may serve another build under the id asked for: never use it. */
+	if (!ret) {
+		struct strbuf why = STRBUF_INIT;
+
+		if (build_id__check_file(*path, bid, &why) == -ESTALE)
+			ret = -ESTALE;
+		strbuf_release(&why);
+	}
+	return ret;
 }
 
 int debuginfod__find_source(const struct build_id *bid, const char *urls, const char *file,

@@ -19,7 +19,9 @@
  * (or found there).  @urls: the servers, or NULL for $DEBUGINFOD_URLS.
  * Returns 0 with *@path (new string), -ENOSYS when no server is
  * configured or libdebuginfod is missing, or -errno of the failure (the
- * server's 404 is -ENOENT).  On a terminal a progress line is shown.
+ * server's 404 is -ENOENT).  -ESTALE when the file served has another
+ * build-id than @bid: *@path still names it (build_id__check_file() words
+ * why), and it must not be used.  On a terminal a progress line is shown.
  */
 int debuginfod__find_debuginfo(const struct build_id *bid, const char *urls, char **path);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@ void probe_bundle__add(struct probe_bundle *b, const char *name, const struct bu
 {
 	struct probe_bundle_entry *e;
 
-	b->entries = xrealloc(b->entries, sizeof(*e) * (b->nr + 1));
+	ALLOC_GROW(b->entries, b->nr + 1, b->alloc);
 	e = &b->entries[b->nr++];
 	e->bid = *bid;
 	e->name = xstrdup(name);
@@ -34,6 +35,7 @@ void probe_bundle__clear(struct probe_bundle *b)
 	free(b->entries);
 	b->entries = NULL;
 	b->nr = 0;
+	b->alloc = 0;
 }
 
 static void put_le(unsigned char *p, uint64_t v, int bytes)
@@ -125,14 +127,39 @@ static size_t parse_entry_head(const char *p, size_t avail, char *sbid, size_t *
 	return nl - p + 1;
 }
 
-/* An absolute path without ".." components, or "[name]"; NUL-terminated. */
-static bool valid_name(const char *name, size_t len)
+/*
+ * What an entry's name may be: an absolute path of non-empty components,
+ * none "." or "..", whose first does not start with '.' (the cache root's
+ * own .build-id, .probe-index ...), each at most NAME_MAX bytes; or
+ * "[name]" without '/' and not "[.]" or "[..]".  NUL-terminated, @len
+ * bytes.  Anything else would re-point the link or directory of another
+ * entry, or could never be written.  NULL, or what is wrong with it.
+ */
+static const char *bad_name(const char *name, size_t len)
 {
-	if (len == 0 || len > 4096 || strlen(name) != len || strchr(name, '\n'))
-		return false;
-	if (name[0] == '/')
-		return !strstr(name, "/../") && (len < 3 || strcmp(name + len - 3, "/.."));
-	return name[0] == '[' && name[len - 1] == ']' && !strchr(name, '/');
+	if (len == 0 || strlen(name) != len || strchr(name, '\n'))
+		return "not a cached file name";
+	if (len > PATH_MAX - 64)
+		return "a name too long for the build-id cache";
+	if (name[0] == '[')
+		return len > 2 && name[len - 1] == ']' && !strchr(name, '/') &&
+				       strcmp(name, "[.]") && strcmp(name, "[..]")
+			       ? NULL
+			       : "not a cached file name";
+	if (name[0] != '/' || len == 1 || name[1] == '.')
+		return "not a cached file name";
+	for (const char *p = name; *p;) {
+		size_t n;
+
+		p++; /* the '/' */
+		n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return "not a cached file name";
+		if (n > NAME_MAX)
+			return "a path component longer than NAME_MAX (255 bytes)";
+		p += n;
+	}
+	return NULL;
 }
 
 static int decode_payload(const char *p, size_t len, uint32_t nr, struct probe_bundle *b,
@@ -161,9 +188,11 @@ static int decode_payload(const char *p, size_t len, uint32_t nr, struct probe_b
 		name = xmalloc(name_len + 1);
 		memcpy(name, p + pos, name_len);
 		name[name_len] = '\0';
-		if (!valid_name(name, name_len)) {
-			strbuf_addf(why, "entry %u: not a cached file name: '%.*s'", i + 1,
-				    (int)(name_len > 200 ? 200 : name_len), p + pos);
+		reason = bad_name(name, name_len);
+		if (reason) {
+			strbuf_addf(why, "entry %u: %s: '%.*s%s'", i + 1, reason,
+				    (int)(name_len > 200 ? 200 : name_len), p + pos,
+				    name_len > 200 ? "..." : "");
 			free(name);
 			return -EBADMSG;
 		}
@@ -194,6 +223,7 @@ int probe_bundle__decode(const void *data, size_t len, struct probe_bundle *b, s
 	uint64_t plen, zlen;
 	uint32_t version, nr;
 	uLongf out_len;
+	uLong in_len;
 	char *payload;
 	int ret;
 
@@ -234,9 +264,16 @@ int probe_bundle__decode(const void *data, size_t len, struct probe_bundle *b, s
 	}
 	payload = xmalloc(plen ? plen : 1);
 	out_len = plen;
-	if (uncompress((Bytef *)payload, &out_len, hdr + PROBE_BUNDLE_HEADER_SIZE, zlen) != Z_OK ||
+	in_len = zlen;
+	if (uncompress2((Bytef *)payload, &out_len, hdr + PROBE_BUNDLE_HEADER_SIZE, &in_len) !=
+		    Z_OK ||
 	    out_len != plen) {
 		strbuf_addstr(why, "corrupted: the payload does not decompress");
+		ret = -EBADMSG;
+	} else if (in_len != zlen) {
+		/* Bytes nobody checked would ride along with a valid stream. */
+		strbuf_addf(why, "corrupted: %" PRIu64 " bytes after the compressed payload",
+			    zlen - in_len);
 		ret = -EBADMSG;
 	} else if (crc32(0, (const Bytef *)payload, plen) != get_le(hdr + 32, 4)) {
 		strbuf_addstr(why, "corrupted: the payload checksum does not match");

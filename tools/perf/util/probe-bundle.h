@@ -19,7 +19,9 @@
  *
  * The payload is, for each entry, a line "<build-id hex> <name length>
  * <probes length>\n" followed by the name (the cached path, or
- * "[kernel.kallsyms]") and the text of its probes file.
+ * "[kernel.kallsyms]") and the text of its probes file.  Nothing may
+ * follow the zlib stream.  Several entries may name the same binary and
+ * build-id: import merges them in their order.
  *
  * Owns: the bundle file format (encode, decode, verify).  Reading and
  * merging probe caches is probe-cache-cmd's business.
@@ -47,7 +49,7 @@ struct probe_bundle_entry {
 
 struct probe_bundle {
 	struct probe_bundle_entry *entries;
-	int nr;
+	int nr, alloc;
 };
 
 /* Append an entry (copies). */
@@ -61,7 +63,10 @@ int probe_bundle__encode(const struct probe_bundle *b, struct strbuf *out);
 
 /*
  * Decode and verify file content: magic, version, sizes, both checksums,
- * the payload's shape, each entry's build-id, name, and probes text (as
+ * nothing after the zlib stream, the payload's shape, each entry's
+ * build-id, name (an absolute path without empty, "." or ".." components
+ * and not under a dot-directory of the cache root, or "[name]"), and probes
+ * text (as
  * probe_cache__parse() takes it).  Returns 0 with the entries in @b, or
  * -EBADMSG / -EPROTO (another version) / -ENODATA (no entries) with one
  * reason in @why.  Nothing is kept on error.

@@ -4,7 +4,9 @@
  * probe-cache-cmd.h): commands over the probe caches of the build-id cache.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,7 +94,8 @@ static int del_cache_entries(const char *dir, const char *filter, int *removed)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct probe_cache *pc;
-	int n = 0, ret = probe_cache__open(dir, true, &pc, &err);
+	char **removed_specs = NULL;
+	int n = 0, alloc = 0, ret = probe_cache__open(dir, true, &pc, &err);
 
 	if (ret) {
 		cache_error(PROBE_CACHE_UPDATE, ret, dir, &err);
@@ -104,14 +107,23 @@ static int del_cache_entries(const char *dir, const char *filter, int *removed)
 			i++;
 			continue;
 		}
-		pr_info("Removed cached event: %s\n", pc->entries[i].spec);
+		ALLOC_GROW(removed_specs, n + 1, alloc);
+		removed_specs[n++] = xstrdup(pc->entries[i].spec);
 		probe_cache__remove_entry(pc, i);
-		n++;
 	}
 	if (n)
 		ret = probe_cache__commit(pc);
 	if (ret)
 		cache_error(PROBE_CACHE_WRITE, ret, pc->path, NULL);
+	/* Said only once they are gone: a failed write removed nothing. */
+	for (int i = 0; i < n; i++) {
+		if (!ret)
+			pr_info("Removed cached event: %s\n", removed_specs[i]);
+		free(removed_specs[i]);
+	}
+	free(removed_specs);
+	if (ret)
+		n = 0;
 	probe_cache__close(pc);
 	*removed += n;
 	return ret;
@@ -256,48 +268,194 @@ int export_probe_cache(const char *file, const char *const *targets, int ntarget
 	return ret < 0 ? ret : 0;
 }
 
-/* Merge @src's entries into @dst; counts what is new and what replaced. */
-static void merge_cache(struct probe_cache *dst, const struct probe_cache *src, int *added,
-			int *updated, int *kept)
+/*
+ * Import merges many entries into one cache in one pass: the cache's
+ * entries are found by a hash of (kind, spec), not by probe_cache__find()'s
+ * scan, so a bundle of N specs costs O(N), not O(N^2).
+ */
+struct spec_index {
+	int *slot; /* entry index + 1, 0: empty */
+	size_t mask;
+	int nr;
+};
+
+static size_t spec_hash(bool sdt, const char *spec)
+{
+	size_t h = sdt ? 0x9e3779b97f4a7c15ull : 14695981039346656037ull;
+
+	for (; *spec; spec++)
+		h = (h ^ (unsigned char)*spec) * 1099511628211ull;
+	return h;
+}
+
+static int *spec_index__slot(struct spec_index *idx, const struct probe_cache *pc, bool sdt,
+			     const char *spec)
+{
+	size_t i = spec_hash(sdt, spec) & idx->mask;
+
+	for (;; i = (i + 1) & idx->mask) {
+		const struct probe_cache_entry *e;
+
+		if (!idx->slot[i])
+			return &idx->slot[i];
+		e = &pc->entries[idx->slot[i] - 1];
+		if (e->sdt == sdt && !strcmp(e->spec, spec))
+			return &idx->slot[i];
+	}
+}
+
+static void spec_index__add(struct spec_index *idx, const struct probe_cache *pc, int entry)
+{
+	const struct probe_cache_entry *e = &pc->entries[entry];
+
+	if ((size_t)(idx->nr + 1) * 2 > idx->mask + 1) { /* keep it half empty */
+		size_t size = (idx->mask + 1) * 2;
+
+		free(idx->slot);
+		idx->slot = xzalloc(sizeof(*idx->slot) * size);
+		idx->mask = size - 1;
+		idx->nr = 0;
+		for (int i = 0; i < entry; i++) {
+			*spec_index__slot(idx, pc, pc->entries[i].sdt, pc->entries[i].spec) = i + 1;
+			idx->nr++;
+		}
+	}
+	*spec_index__slot(idx, pc, e->sdt, e->spec) = entry + 1;
+	idx->nr++;
+}
+
+static void spec_index__init(struct spec_index *idx, const struct probe_cache *pc)
+{
+	idx->mask = 15;
+	idx->slot = xzalloc(sizeof(*idx->slot) * (idx->mask + 1));
+	idx->nr = 0;
+	for (int i = 0; i < pc->nr; i++)
+		spec_index__add(idx, pc, i);
+}
+
+struct merge_counts {
+	int added, updated, kept;
+	int dst_alloc; /* the capacity of dst->entries while merging */
+};
+
+/*
+ * Move @src's entries into @dst (a new spec is appended, a changed one
+ * replaces the old in place, as probe_cache__add_entry() does); @src is
+ * left without them.
+ */
+static void merge_cache(struct probe_cache *dst, struct spec_index *idx, struct probe_cache *src,
+			struct merge_counts *n)
 {
 	for (int i = 0; i < src->nr; i++) {
-		const struct probe_cache_entry *e = &src->entries[i];
-		struct probe_cache_entry *old = probe_cache__find(dst, e->sdt, e->spec);
+		struct probe_cache_entry *e = &src->entries[i];
+		int *slot = spec_index__slot(idx, dst, e->sdt, e->spec);
+		struct probe_cache_entry *old = *slot ? &dst->entries[*slot - 1] : NULL;
 		bool same = old && old->nr_lines == e->nr_lines;
 
 		for (int j = 0; same && j < e->nr_lines; j++)
 			same = !strcmp(old->lines[j], e->lines[j]);
 		if (same) {
-			(*kept)++;
+			n->kept++;
 			continue;
 		}
-		if (old)
-			(*updated)++;
-		else
-			(*added)++;
-		probe_cache__add_entry(dst, e->sdt, e->spec, e->lines, e->nr_lines);
+		if (old) {
+			n->updated++;
+			free(old->spec);
+			for (int j = 0; j < old->nr_lines; j++)
+				free(old->lines[j]);
+			free(old->lines);
+			*old = *e;
+		} else {
+			n->added++;
+			ALLOC_GROW(dst->entries, dst->nr + 1, n->dst_alloc);
+			dst->entries[dst->nr++] = *e;
+			spec_index__add(idx, dst, dst->nr - 1);
+		}
+		memset(e, 0, sizeof(*e));
 	}
+}
+
+/* Order of the import: by cache entry (name, build-id), then bundle order. */
+static int cmp_bundle_entry(const void *a, const void *b, void *arg)
+{
+	const struct probe_bundle_entry *entries = arg;
+	int i = *(const int *)a, j = *(const int *)b;
+	int c = strcmp(entries[i].name, entries[j].name);
+
+	if (!c)
+		c = (entries[i].bid.size > entries[j].bid.size) -
+		    (entries[i].bid.size < entries[j].bid.size);
+	if (!c)
+		c = memcmp(entries[i].bid.data, entries[j].bid.data, entries[i].bid.size);
+	if (!c)
+		c = (i > j) - (i < j);
+	return c;
+}
+
+static bool same_cache_entry(const struct probe_bundle_entry *a, const struct probe_bundle_entry *b)
+{
+	return !strcmp(a->name, b->name) && build_id__equal(&a->bid, &b->bid);
+}
+
+/*
+ * Import the bundle entries @order[0..@nr) (all of one binary and build)
+ * into its probe cache: one atomic write of the probes file, so an
+ * interrupted import leaves that cache as it was or with all of them.
+ */
+static int import_one_cache(const struct probe_bundle *b, const int *order, int nr)
+{
+	const struct probe_bundle_entry *first = &b->entries[order[0]];
+	char *dir = build_id_cache__dirname(first->name, &first->bid);
+	struct merge_counts n = { 0 };
+	struct spec_index idx = { 0 };
+	struct probe_cache *dst = NULL;
+	char sbid[SBUILD_ID_SIZE];
+	int ret = build_id_cache__add(first->name, NULL, &first->bid, false);
+
+	if (!ret)
+		ret = probe_cache__open(dir, true, &dst, NULL);
+	if (!ret) {
+		n.dst_alloc = dst->nr;
+		spec_index__init(&idx, dst);
+		for (int i = 0; i < nr; i++) {
+			const struct probe_bundle_entry *e = &b->entries[order[i]];
+			struct probe_cache *src = probe_cache__new();
+			const char *reason;
+			int bad_line;
+
+			/* probe_bundle__decode() parsed it already: it parses. */
+			probe_cache__parse(src, e->probes, e->probes_len, &bad_line, &reason);
+			merge_cache(dst, &idx, src, &n);
+			probe_cache__close(src);
+		}
+		if (n.added || n.updated)
+			ret = probe_cache__commit(dst);
+	}
+	build_id__sprintf(&first->bid, sbid);
+	if (ret)
+		pr_err("Error: Failed to import the probes of %s (%s): %s\n", first->name, sbid,
+		       strerror(-ret));
+	else
+		pr_info("Imported %s (%s): %d new, %d updated, %d already cached\n", first->name,
+			sbid, n.added, n.updated, n.kept);
+	free(idx.slot);
+	probe_cache__close(dst);
+	free(dir);
+	return ret;
 }
 
 int import_probe_cache(const char *file)
 {
 	struct strbuf data = STRBUF_INIT, why = STRBUF_INIT;
 	struct probe_bundle b;
-	struct stat st;
+	int *order = NULL;
 	int ret;
 
-	if (stat(file, &st) < 0) {
-		pr_err("Error: %s: %s\n", file, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)PROBE_BUNDLE_MAX_SIZE) {
-		pr_err("Error: %s: %s\n", file,
-		       S_ISREG(st.st_mode) ? "too large for a probe-cache bundle" : "not a file");
-		return -EINVAL;
-	}
-	ret = strbuf_read_file(&data, file);
+	ret = strbuf_read_regular(&data, AT_FDCWD, file, PROBE_BUNDLE_MAX_SIZE);
 	if (ret) {
-		pr_err("Error: %s: %s\n", file, strerror(-ret));
+		pr_err("Error: %s: %s\n", file,
+		       ret == -EFBIG ? "too large for a probe-cache bundle"
+				     : strbuf_read_strerror(ret));
 		goto out;
 	}
 	ret = probe_bundle__decode(data.buf, data.len, &b, &why);
@@ -305,12 +463,28 @@ int import_probe_cache(const char *file)
 		pr_err("Error: %s is refused: %s; nothing was imported\n", file, why.buf);
 		goto out;
 	}
+	order = xmalloc(sizeof(*order) * b.nr);
+	for (int i = 0; i < b.nr; i++)
+		order[i] = i;
+	qsort_r(order, b.nr, sizeof(*order), cmp_bundle_entry, b.entries);
 	/* Every local cache the bundle merges into must be sound before any is written. */
 	for (int i = 0; i < b.nr && !ret; i++) {
-		char *dir = build_id_cache__dirname(b.entries[i].name, &b.entries[i].bid);
+		const struct probe_bundle_entry *e = &b.entries[order[i]];
+		char *dir;
 		struct probe_cache *pc;
 		struct strbuf err = STRBUF_INIT;
 
+		if (i && same_cache_entry(e, &b.entries[order[i - 1]]))
+			continue;
+		dir = build_id_cache__dirname(e->name, &e->bid);
+		/* Its probes file and the temporary beside it must have a path. */
+		if (strlen(dir) + sizeof("/probes.tmp.XXXXXXXX") > PATH_MAX) {
+			pr_err("Error: %s is refused: the probe cache of %.64s... would be at a path of %zu bytes, longer than PATH_MAX; nothing was imported\n",
+			       file, e->name, strlen(dir) + sizeof("/probes") - 1);
+			ret = -ENAMETOOLONG;
+			free(dir);
+			break;
+		}
 		ret = probe_cache__open(dir, false, &pc, &err);
 		if (ret == -ENOENT) {
 			ret = 0;
@@ -322,34 +496,13 @@ int import_probe_cache(const char *file)
 		strbuf_release(&err);
 		free(dir);
 	}
-	for (int i = 0; i < b.nr && !ret; i++) {
-		const struct probe_bundle_entry *e = &b.entries[i];
-		struct probe_cache *src = probe_cache__new(), *dst = NULL;
-		char *dir = build_id_cache__dirname(e->name, &e->bid);
-		int added = 0, updated = 0, kept = 0, bad_line;
-		char sbid[SBUILD_ID_SIZE];
-		const char *reason;
-
-		probe_cache__parse(src, e->probes, e->probes_len, &bad_line, &reason);
-		ret = build_id_cache__add(e->name, NULL, &e->bid, false);
-		if (!ret)
-			ret = probe_cache__open(dir, true, &dst, NULL);
-		if (!ret) {
-			merge_cache(dst, src, &added, &updated, &kept);
-			if (added || updated)
-				ret = probe_cache__commit(dst);
-		}
-		build_id__sprintf(&e->bid, sbid);
-		if (ret)
-			pr_err("Error: Failed to import the probes of %s (%s): %s\n", e->name, sbid,
-			       strerror(-ret));
-		else
-			pr_info("Imported %s (%s): %d new, %d updated, %d already cached\n",
-				e->name, sbid, added, updated, kept);
-		probe_cache__close(dst);
-		probe_cache__close(src);
-		free(dir);
+	for (int i = 0, j; i < b.nr && !ret; i = j) {
+		for (j = i + 1; j < b.nr; j++)
+			if (!same_cache_entry(&b.entries[order[i]], &b.entries[order[j]]))
+				break;
+		ret = import_one_cache(&b, order + i, j - i);
 	}
+	free(order);
 	probe_bundle__clear(&b);
 out:
 	strbuf_release(&data);

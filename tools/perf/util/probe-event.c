@@ -617,11 +617,11 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		return 0;
 	else
 		ret = -ENODATA;
-	if (ret == -EBADMSG) {
-		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n", path);
+	if (ret == -EBADMSG || ret == -ESTALE) { /* -ESTALE: said by probe_target */
+		if (ret == -EBADMSG)
+			pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n", path);
 		return ret;
-	}
-	if (ret) {
+	} else if (ret) {
 		const char *urls = getenv("DEBUGINFOD_URLS");
 		char *spec;
 

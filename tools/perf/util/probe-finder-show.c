@@ -3,6 +3,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "util/debuginfo.h"
 #include "util/demangle.h"
 #include "util/dwarf-aux.h"
+#include "util/probe-limits.h"
 #include "util/probe-finder-show.h"
 #include "util/probe-finder.h"
 #include "util/probe-spec.h"
@@ -274,14 +276,27 @@ static void mark_code_lines(Dwarf_Die *cu, Dwarf_Die *func, const char *path, bo
 	free(w.e);
 }
 
+/*
+ * Read the source file @path for -L: a regular file of at most
+ * PROBE_SOURCE_MAX_SIZE (a FIFO or a device planted as a source must not
+ * hang or fill memory).  0 or -errno, with one line said.
+ */
+static int read_source(const char *path, struct strbuf *sb)
+{
+	int ret = strbuf_read_regular(sb, AT_FDCWD, path, PROBE_SOURCE_MAX_SIZE);
+
+	if (ret)
+		pr_err("Failed to open %s: %s\n", path, strbuf_read_strerror(ret));
+	return ret;
+}
+
 static int print_lines(const char *path, const bool *code, int nlines, int start, int end, int base)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *p, *nl;
-	int ln = 1, ret = strbuf_read_file(&sb, path);
+	int ln = 1, ret = read_source(path, &sb);
 
 	if (ret) {
-		pr_err("Failed to open %s: %s\n", path, strerror(-ret));
 		strbuf_release(&sb);
 		return ret;
 	}
@@ -323,15 +338,15 @@ static bool range_has_code(const bool *code, int nlines, int start, int end)
 	return false;
 }
 
-/* The number of lines of the file at @path, plus one; 0 when unreadable. */
+/* The number of lines of the file at @path, plus one; -errno (said) when unreadable. */
 static int count_lines(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int n = 1;
+	int n = 1, ret = read_source(path, &sb);
 
-	if (strbuf_read_file(&sb, path)) {
+	if (ret) {
 		strbuf_release(&sb);
-		return 0;
+		return ret;
 	}
 	for (size_t i = 0; i < sb.len; i++)
 		n += sb.buf[i] == '\n';
@@ -342,10 +357,9 @@ static int count_lines(const char *path)
 struct file_lines {
 	struct debuginfo *dbg;
 	bool *code;
-	int nlines;
+	int nlines; /* or -errno: the file could not be read */
 	char *path; /* as the line table names it */
 };
-;
 
 static int file_lines_cu(Dwarf_Die *cu, const char *path, void *arg)
 {
@@ -357,9 +371,9 @@ static int file_lines_cu(Dwarf_Die *cu, const char *path, void *arg)
 		fl->path = xstrdup(path);
 		fl->nlines = count_lines(real);
 		free(real);
-		fl->code = xzalloc(sizeof(bool) * (fl->nlines + 1));
+		fl->code = xzalloc(sizeof(bool) * (fl->nlines > 0 ? fl->nlines + 1 : 1));
 	}
-	if (!strcmp(fl->path, path))
+	if (fl->nlines > 0 && !strcmp(fl->path, path))
 		mark_code_lines(cu, NULL, path, fl->code, fl->nlines - 1);
 	return 0;
 }
@@ -421,16 +435,23 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 			return -ENOENT;
 		}
 		path = die_decl_file(&f->die);
+		if (!path) {
+			/* Its DWARF names no file: there is nothing to open. */
+			pr_err("Failed to find the source file of %s: its debuginfo names none.\n",
+			       func);
+			func_list__clear(&fl);
+			return -ENOENT;
+		}
 		dwarf_decl_line(&f->die, &decl);
 		real = debuginfo__source_path(dbg, &f->cu, path);
 		nlines = count_lines(real);
-		if (!nlines) {
-			/* Nothing on stdout then, as perf. */
-			pr_err("Failed to open %s: %s\nFailed to find source file path.\n", real,
-			       strerror(ENOENT));
+		if (nlines < 0) {
+			/* Nothing on stdout then; perf's second line for a missing file. */
+			if (nlines == -ENOENT)
+				pr_err("Failed to find source file path.\n");
 			free(real);
 			func_list__clear(&fl);
-			return -ENOENT;
+			return nlines;
 		}
 		code = xzalloc(sizeof(bool) * (nlines + 1));
 		for (int i = 0; i < fl.nr && nlines > 0; i++)
@@ -473,7 +494,9 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		pr_err("Failed to find source file path.\n");
 		return -ENOENT;
 	}
-	if (!range_has_code(fl.code, fl.nlines, start, end)) {
+	if (fl.nlines < 0) {
+		ret = fl.nlines;
+	} else if (!range_has_code(fl.code, fl.nlines, start, end)) {
 		/* perf fails there too, with EOPNOTSUPP (exit 161). */
 		pr_err("Specified source line is not found.\n");
 		ret = -EOPNOTSUPP;

@@ -5,10 +5,18 @@
 /*
  * The kernel's limits on probe event names, shared by every layer that
  * checks or makes names (probe-spec's grammars, probe-file's unique
- * names).  Constants only: it includes nothing and anyone may include it.
+ * names), and perf's bounds on the files it reads for a user.  Constants
+ * only: it includes nothing and anyone may include it.
  */
 
 /* The longest GROUP or EVENT name the kernel takes, in bytes. */
 #define MAX_EVENT_NAME_LEN 64
+
+/*
+ * Bounds on reads of files nobody vouches for (strbuf_read_regular()):
+ * the perf config, a source file -L shows.
+ */
+#define PERF_CONFIG_MAX_SIZE (1u << 20)
+#define PROBE_SOURCE_MAX_SIZE (64u << 20)
 
 #endif

@@ -460,7 +460,7 @@ static int open_target_debuginfo(const struct perf_probe_event *pev, struct prob
 	if (ret == -EBADMSG)
 		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n",
 		       t->path ? t->path : probe_conf.vmlinux);
-	else if (ret)
+	else if (ret && ret != -ESTALE) /* -ESTALE: said already */
 		pr_err("Error: Failed to find the debuginfo of %s\n", probe_target__name(t));
 	if (ret)
 		probe_target__clear(t);

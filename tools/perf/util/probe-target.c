@@ -483,6 +483,8 @@ static int open_symfs_debuginfo(const char *path, struct debuginfo **dbg)
 		if (ret && access(files[i], R_OK) == 0) {
 			pr_debug("symfs: trying %s for %s\n", files[i], path);
 			ret = debuginfo__new_with(path, files[i], dbg);
+			if (ret == -ESTALE)
+				pr_debug("symfs: %s is of another build than %s\n", files[i], path);
 			if (ret)
 				*dbg = NULL;
 		}
@@ -494,6 +496,7 @@ static int open_symfs_debuginfo(const char *path, struct debuginfo **dbg)
 int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg)
 {
 	const char *path = t->path ? t->path : probe_conf.vmlinux;
+	struct strbuf why = STRBUF_INIT;
 	char *entry, *debug;
 	int ret;
 
@@ -504,17 +507,26 @@ int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg)
 	if (probe_conf.symfs && *probe_conf.symfs)
 		ret = open_symfs_debuginfo(path, dbg);
 	if (ret)
-		ret = debuginfo__new(path, dbg);
-	if (ret == -ENODATA) {
+		ret = debuginfo__open(path, NULL, dbg, &why);
+	if (ret == -ENODATA || ret == -ESTALE) {
 		/* Kept in the build-id cache, e.g. by buildid-cache --debuginfod. */
 		entry = probe_target__cache_entry(t, "debug");
 		if (entry) {
+			int r;
+
 			debug = path_join(entry, "debug");
-			ret = debuginfo__new_with(path, debug, dbg);
+			r = debuginfo__open(path, debug, dbg, &why);
+			/* One of another build found before is still refused. */
+			if (r != -ENODATA || ret != -ESTALE)
+				ret = r;
 			free(debug);
 			free(entry);
 		}
 	}
+	/* A debuginfo file of another build: never used, said in one line. */
+	if (ret == -ESTALE)
+		pr_err("Error: not using the debuginfo of %s: %s\n", path, why.buf);
+	strbuf_release(&why);
 	if (!ret)
 		debuginfo__set_source_dir(*dbg, probe_conf.source);
 	return ret;

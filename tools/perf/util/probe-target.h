@@ -155,8 +155,12 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
  * for them: DIR/usr/lib/debug/PATH.debug, DIR/usr/lib/debug/PATH,
  * DIR/<dir of PATH>/.debug/BASE and DIR/usr/lib/debug/.build-id/xx/yyyy.debug
  * (the build-id of PATH); PATH is the -x file or the -k vmlinux.  The -s
- * source directory is applied.  0 with *@dbg, -ENODATA (none anywhere),
- * -EBADMSG (corrupt DWARF) or -ENOENT; nothing is printed.
+ * source directory is applied.  Every file is checked against the
+ * target's build-id (libdwfl checks its own finds): a sysroot file of
+ * another build is passed over, a cached `debug` of another build is
+ * refused with one line naming it and both ids, and -ESTALE returned.
+ * 0 with *@dbg, -ENODATA (none anywhere), -EBADMSG (corrupt DWARF),
+ * -ESTALE (said) or -ENOENT; otherwise nothing is printed.
  */
 int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg);
 

@@ -69,7 +69,7 @@ static void test_missing_and_non_elf_files_have_no_debuginfo(void)
 	CHECK(dbg == NULL);
 }
 
-static void test_a_preferred_debug_file_serves_only_its_debuginfo(void)
+static void test_a_preferred_debug_file_of_another_build_is_refused(void)
 {
 	struct debuginfo *dbg = NULL, *with = NULL;
 
@@ -78,13 +78,19 @@ static void test_a_preferred_debug_file_serves_only_its_debuginfo(void)
 		debuginfo__delete(dbg);
 		return;
 	}
-	/* ...takes this program's as its debug file... */
-	CHECK_INT(debuginfo__new_with("/bin/true", "/proc/self/exe", &with), ==, 0);
-	CHECK(with && debuginfo__dwarf(with) != NULL);
-	/* ...held by that debuginfo alone: the next open searches as usual. */
+	/* ...never takes the debuginfo of another build (this program's)... */
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		CHECK_INT(debuginfo__open("/bin/true", "/proc/self/exe", &with, &why), ==, -ESTALE);
+		CHECK(strstr(why.buf, "/proc/self/exe has build-id ") != NULL);
+		CHECK(strstr(why.buf, ", not ") != NULL);
+		strbuf_release(&why);
+	}
+	CHECK_INT(debuginfo__new_with("/bin/true", "/proc/self/exe", &with), ==, -ESTALE);
+	/* ...and the next open searches as usual. */
 	CHECK_INT(debuginfo__new("/bin/true", &dbg), ==, -ENODATA);
 	CHECK_INT(debuginfo__new_with("/bin/true", "/nonexistent", &dbg), ==, -ENODATA);
-	debuginfo__delete(with);
 }
 
 static void test_a_function_resolves_to_its_entry_with_arguments(void)
@@ -173,7 +179,7 @@ out:
 }
 
 TESTS(TEST(test_missing_and_non_elf_files_have_no_debuginfo),
-      TEST(test_a_preferred_debug_file_serves_only_its_debuginfo),
+      TEST(test_a_preferred_debug_file_of_another_build_is_refused),
       TEST(test_a_function_resolves_to_its_entry_with_arguments),
       TEST(test_a_return_probe_passes_retval), TEST(test_bad_arguments_fail_with_errno),
       TEST(test_max_probes_bounds_a_glob), TEST(test_an_address_names_its_source_place));

@@ -310,6 +310,83 @@ static void test_looks_up_values_in_the_perf_config(void)
 	free(path);
 }
 
+/* @text as $PERF_CONFIG: perf_config_check()'s return, its message in @msg. */
+static int check_config_file(const char *text, struct strbuf *msg)
+{
+	char *path = tmp_path("perfconfig");
+	int ret;
+
+	write_file(path, text);
+	setenv("PERF_CONFIG", path, 1);
+	strbuf_setlen(msg, 0);
+	ret = perf_config_check(msg);
+	free(path);
+	return ret;
+}
+
+static void test_refuses_a_malformed_perf_config_with_its_line(void)
+{
+	struct strbuf msg = STRBUF_INIT;
+	char *want = tmp_path("perfconfig");
+
+	CHECK_INT(check_config_file("[buildid]\n\tdir = /ok\n[probe]\n\tflag\n", &msg), ==, 0);
+	CHECK_INT(check_config_file("[buildid]\n\n\tdir = \"/tmp/a b\n", &msg), ==, -EBADMSG);
+	CHECK(strstr(msg.buf, ":3: an unterminated quote") != NULL);
+	CHECK(!strncmp(msg.buf, want, strlen(want)));
+	/* None of a bad file is used. */
+	check_config("buildid.dir", NULL);
+	CHECK_INT(check_config_file("[buildid]\nfoo bar baz\n", &msg), ==, -EBADMSG);
+	CHECK(strstr(msg.buf, ":2: neither a [section] nor key = value") != NULL);
+	CHECK_INT(check_config_file("dir = /x\n", &msg), ==, -EBADMSG);
+	CHECK(strstr(msg.buf, ":1: a setting before any [section]") != NULL);
+	CHECK_INT(check_config_file("[buildid\ndir = /x\n", &msg), ==, -EBADMSG);
+	CHECK(strstr(msg.buf, ":1: a section header without its ']'") != NULL);
+	CHECK_INT(check_config_file("[]\n", &msg), ==, -EBADMSG);
+	CHECK_INT(check_config_file("[a] junk\n", &msg), ==, -EBADMSG);
+	CHECK_INT(check_config_file("[a]\nb c = d\n", &msg), ==, -EBADMSG);
+	setenv("PERF_CONFIG", "/dev/zero", 1);
+	strbuf_setlen(&msg, 0);
+	CHECK_INT(perf_config_check(&msg), ==, -EINVAL);
+	CHECK_STR(msg.buf, "/dev/zero: not a regular file");
+	/* A missing file is an empty one. */
+	setenv("PERF_CONFIG", "/nonexistent/perfconfig", 1);
+	CHECK_INT(perf_config_check(&msg), ==, 0);
+	unsetenv("PERF_CONFIG");
+	strbuf_release(&msg);
+	free(want);
+}
+
+static void test_expands_a_tilde_and_refuses_a_relative_buildid_dir(void)
+{
+	struct strbuf msg = STRBUF_INIT;
+	const char *old = getenv("HOME");
+	char *home = old ? xstrdup(old) : NULL, *dir = NULL;
+
+	setenv("HOME", "/home/someone", 1);
+	check_config_file("[buildid]\n\tdir = ~/cache\n", &msg);
+	CHECK_INT(perf_config_get_path("buildid.dir", &dir, &msg), ==, 0);
+	CHECK_STR(dir, "/home/someone/cache");
+	free(dir);
+	check_config_file("[buildid]\n\tdir = ~\n", &msg);
+	CHECK_INT(perf_config_get_path("buildid.dir", &dir, &msg), ==, 0);
+	CHECK_STR(dir, "/home/someone");
+	free(dir);
+	/* ~user is not expanded: it is a relative path. */
+	CHECK_INT(check_config_file("[buildid]\n\tdir = ~root/x\n", &msg), ==, -EINVAL);
+	CHECK_INT(check_config_file("[buildid]\n\tdir = cache\n", &msg), ==, -EINVAL);
+	CHECK_STR(msg.buf, "buildid.dir = cache: not an absolute path (nor one under '~/')");
+	CHECK_INT(perf_config_get_path("buildid.dir", &dir, &msg), ==, -EINVAL);
+	CHECK(dir == NULL);
+	CHECK_INT(check_config_file("[probe]\n\tdir = cache\n", &msg), ==, 0);
+	CHECK_INT(perf_config_get_path("buildid.dir", &dir, &msg), ==, 0);
+	CHECK(dir == NULL);
+	unsetenv("PERF_CONFIG");
+	if (home)
+		setenv("HOME", home, 1);
+	free(home);
+	strbuf_release(&msg);
+}
+
 static void test_falls_back_to_perfconfig_in_home(void)
 {
 	char *path = tmp_path(".perfconfig");
@@ -516,6 +593,8 @@ TESTS(TEST(test_makes_a_temporary_directory), TEST(test_parses_short_and_long_op
       TEST(test_keeps_non_options_and_stops_at_double_dash),
       TEST(test_fails_on_bad_options_with_minus_one), TEST(test_grows_a_strbuf_and_hands_it_over),
       TEST(test_reads_a_file_into_a_strbuf), TEST(test_looks_up_values_in_the_perf_config),
+      TEST(test_refuses_a_malformed_perf_config_with_its_line),
+      TEST(test_expands_a_tilde_and_refuses_a_relative_buildid_dir),
       TEST(test_falls_back_to_perfconfig_in_home), TEST(test_lists_a_directory_sorted_and_filtered),
       TEST(test_makes_and_removes_directory_trees), TEST(test_writes_files_whole_and_joins_paths),
       TEST(test_grows_arrays_and_sorts_strings), TEST(test_reads_only_bounded_regular_files),
