@@ -421,6 +421,12 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 			return -ENOENT;
 		}
 		path = die_decl_file(&f->die);
+		if (!path) {
+			/* DWARF naming no declaration file: no source to show. */
+			pr_err("Failed to find source file path.\n");
+			func_list__clear(&fl);
+			return -ENOENT;
+		}
 		dwarf_decl_line(&f->die, &decl);
 		real = debuginfo__source_path(dbg, &f->cu, path);
 		nlines = count_lines(real);
@@ -433,10 +439,13 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 			return -ENOENT;
 		}
 		code = xzalloc(sizeof(bool) * (nlines + 1));
-		for (int i = 0; i < fl.nr && nlines > 0; i++)
+		for (int i = 0; i < fl.nr && nlines > 0; i++) {
+			const char *decl_file = die_decl_file(&fl.f[i].die);
+
 			if (&fl.f[i] == f ||
-			    (inlined_only && !strcmp(die_decl_file(&fl.f[i].die), path)))
+			    (inlined_only && decl_file && !strcmp(decl_file, path)))
 				mark_code_lines(&fl.f[i].cu, &fl.f[i].die, path, code, nlines - 1);
+		}
 		for (int i = 1; i < nlines; i++)
 			if (code[i])
 				last = i;
