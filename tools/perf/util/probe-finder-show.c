@@ -243,12 +243,15 @@ static void mark_code_lines(Dwarf_Die *cu, Dwarf_Die *func, const char *path, bo
 		Dwarf_Addr a;
 		int ln;
 		bool stmt = false, end = false, pe = false;
+		const char *src;
 
 		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
 			continue;
 		dwarf_linebeginstatement(l, &stmt);
 		dwarf_lineendsequence(l, &end);
-		if (!stmt || end || strcmp(dwarf_linesrc(l, NULL, NULL), path))
+		/* A row naming no file of the table (damaged DWARF) is no code of @path. */
+		src = dwarf_linesrc(l, NULL, NULL);
+		if (!stmt || end || !src || strcmp(src, path))
 			continue;
 		if (func && dwarf_haspc(func, a) <= 0)
 			continue;

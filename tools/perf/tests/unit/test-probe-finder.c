@@ -210,9 +210,36 @@ static void test_a_function_without_its_source_file_fails_lazy_and_lines(void)
 	debuginfo__delete(dbg);
 }
 
+/*
+ * fuzz-dwarf's input: a line table whose rows name files it does not
+ * have.  -L of each function skips those rows (strcmp() got NULL).
+ */
+#define LINE_WITHOUT_FILE "tools/perf/tests/fuzz/corpus/dwarf/regress-line-without-file"
+
+static void test_line_rows_naming_no_file_are_no_code(void)
+{
+	struct debuginfo *dbg = NULL;
+	struct func_list fl = { 0 };
+
+	CHECK_INT(debuginfo__new(LINE_WITHOUT_FILE, &dbg), ==, 0);
+	if (!dbg)
+		return;
+	probe_finder__find_functions(dbg, "*", NULL, false, &fl);
+	CHECK(fl.nr > 0);
+	for (int i = 0; i < fl.nr; i++) {
+		const char *name = dwarf_diename(&fl.f[i].die);
+
+		if (name)
+			CHECK_INT(debuginfo__show_lines(dbg, name, NULL, 0, -1), <=, 0);
+	}
+	func_list__clear(&fl);
+	debuginfo__delete(dbg);
+}
+
 TESTS(TEST(test_missing_and_non_elf_files_have_no_debuginfo),
       TEST(test_a_preferred_debug_file_serves_only_its_debuginfo),
       TEST(test_a_function_resolves_to_its_entry_with_arguments),
       TEST(test_a_return_probe_passes_retval), TEST(test_bad_arguments_fail_with_errno),
       TEST(test_max_probes_bounds_a_glob), TEST(test_an_address_names_its_source_place),
-      TEST(test_a_function_without_its_source_file_fails_lazy_and_lines));
+      TEST(test_a_function_without_its_source_file_fails_lazy_and_lines),
+      TEST(test_line_rows_naming_no_file_are_no_code));
