@@ -114,7 +114,17 @@ FUZZ_TARGETS := \
 	config \
 	strfilter \
 	sdt-arg \
-	bundle
+	bundle \
+	elf \
+	sdt-note \
+	dwarf \
+	kallsyms \
+	trace-fields \
+	tracepoint \
+	kprobe-blacklist \
+	mounts \
+	tracefs \
+	parse-options
 
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang-14
