@@ -12,6 +12,7 @@
 #include "tests/fuzz/fuzz.h"
 #include "util/strbuf.h"
 #include "util/tracepoint.h"
+#include "util/util.h"
 
 static char dir[64];
 
@@ -26,6 +27,11 @@ static void put(const char *name, const char *text, size_t len)
 		abort();
 }
 
+static void cleanup(void)
+{
+	rm_rf(dir);
+}
+
 static void setup(void)
 {
 	static const char *const dirs[] = { "events", "events/grp", "events/grp/ev",
@@ -35,6 +41,7 @@ static void setup(void)
 	snprintf(dir, sizeof(dir), "/tmp/fuzz-tracepoint.XXXXXX");
 	if (!mkdtemp(dir))
 		abort();
+	atexit(cleanup);
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, dirs[i]);
 		if (mkdir(path, 0755))
