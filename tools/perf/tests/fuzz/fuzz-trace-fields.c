@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace-fields.c over what libtraceevent makes of a format file: the
- * input is a format file, a NUL, then a raw sample; or, not starting with
- * "name:", a byte choosing one of the formats below (parsed once, which is
- * much faster) and the sample.  The fields are printed as perf trace
+ * trace-fields.c over what libtraceevent makes of a format file.  The
+ * first byte of the input chooses: below 0x80 one of the formats below
+ * (parsed once), and the rest is a raw sample; else the next byte is a
+ * number of fields, each made of 4 bytes (type, offset, size, array
+ * length), written as a well-formed format file the way the kernel writes
+ * one, and the rest is the sample.  The fields are printed as perf trace
  * prints them, never reading past the sample.
+ *
+ * Format files themselves are not fuzzed here: they come from the kernel,
+ * and libtraceevent 1.7's parser crashes on some malformed ones (strcmp of
+ * NULL in tep_parse_format()), which is not ours to fix.
  */
 #include <traceevent/event-parse.h>
 
@@ -15,16 +21,6 @@
 static const char *comm_of(int pid, void *priv)
 {
 	return pid == 1 ? "init" : NULL;
-}
-
-/*
- * libtraceevent's own parser leaks on some malformed formats (libtraceevent
- * 1.7): not ours to fix, so LeakSanitizer leaves out what it allocated.
- */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
 }
 
 #define COMMON                                                                         \
@@ -65,13 +61,59 @@ static void print(struct tep_event *event, const uint8_t *data, size_t len)
 	strbuf_release(&sb);
 }
 
+/* The types a field may have, as format files write them. */
+static const char *const types[] = {
+	"unsigned long",
+	"long",
+	"s32",
+	"u32",
+	"int",
+	"unsigned int",
+	"s8",
+	"u8",
+	"s16",
+	"u16",
+	"s64",
+	"u64",
+	"pid_t",
+	"char",
+	"const char *",
+	"void *",
+	"__data_loc char[]",
+	"__rel_loc char[]",
+	"__data_loc u8[]",
+	"__data_loc s32[]",
+	"unsigned char",
+	"bool",
+};
+
+#define NTYPES (sizeof(types) / sizeof(types[0]))
+
+/* A format file of @nr fields from the 4-byte records at @rec. */
+static void make_format(struct strbuf *sb, const uint8_t *rec, int nr)
+{
+	strbuf_addstr(sb, "name: gen\nID: 9\nformat:\n" COMMON);
+	for (int i = 0; i < nr; i++, rec += 4) {
+		const char *type = types[rec[0] % NTYPES];
+		bool dyn = !strncmp(type, "__", 2);
+
+		strbuf_addf(sb, "\tfield:%s f%d", type, i);
+		if (!dyn && rec[3] % 4 == 3)
+			strbuf_addf(sb, "[%u]", rec[3] / 4 % 17);
+		strbuf_addf(sb, ";\toffset:%u;\tsize:%u;\tsigned:%u;\n", 8 + rec[1] % 120,
+			    dyn ? 4 : 1 + rec[2] % 16, (unsigned)(rec[0] / NTYPES % 2));
+	}
+	strbuf_addstr(sb, "\nprint fmt: \"x\"\n");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct tep_event *builtin[sizeof(formats) / sizeof(formats[0])];
 	static struct tep_handle *fixed;
-	const uint8_t *nul = memchr(data, '\0', size);
+	struct strbuf format = STRBUF_INIT;
 	struct tep_event *event = NULL;
 	struct tep_handle *tep;
+	int nr;
 
 	if (size > 65536)
 		return 0;
@@ -83,20 +125,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					     "fuzz"))
 				abort();
 	}
-	if (size < 5 || memcmp(data, "name:", 5)) {
-		if (size)
-			print(builtin[data[0] % (sizeof(formats) / sizeof(formats[0]))], data + 1,
-			      size - 1);
+	if (!size)
+		return 0;
+	if (data[0] < 0x80) {
+		print(builtin[data[0] % (sizeof(formats) / sizeof(formats[0]))], data + 1,
+		      size - 1);
 		return 0;
 	}
-	if (!nul)
+	if (size < 2)
 		return 0;
+	nr = data[1] % 24;
+	if (size < 2 + 4 * (size_t)nr)
+		return 0;
+	make_format(&format, data + 2, nr);
 	tep = tep_alloc();
 	if (!tep)
 		abort();
 	tep_set_long_size(tep, sizeof(long));
-	if (!tep_parse_format(tep, &event, (const char *)data, nul - data, "fuzz"))
-		print(event, nul + 1, size - (nul + 1 - data));
+	if (!tep_parse_format(tep, &event, format.buf, format.len, "fuzz"))
+		print(event, data + 2 + 4 * nr, size - 2 - 4 * nr);
 	tep_free(tep);
+	strbuf_release(&format);
 	return 0;
 }
