@@ -40,6 +40,9 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 LDFLAGS += -fsanitize=address,undefined
 O := build-san
 PERF := $(O)/perf
+# Writes UBSan's reports where UBSAN_OPTIONS' log_path says (GCC's UBSan
+# beside ASan ignores it), so tests/run.sh sees them.
+SAN_OBJS := $(O)/tools/perf/tests/sanitizer-report.o
 endif
 
 UTIL_SRCS := $(sort $(wildcard tools/perf/util/*.c))
@@ -85,13 +88,13 @@ $(O)/libperf-util.a: $(UTIL_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(PERF): $(BUILTIN_OBJS) $(O)/libperf-util.a
+$(PERF): $(BUILTIN_OBJS) $(O)/libperf-util.a $(SAN_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(O)/tests/%: tools/perf/tests/unit/%.c $(O)/libperf-util.a | build-deps
+$(O)/tests/%: tools/perf/tests/unit/%.c $(O)/libperf-util.a $(SAN_OBJS) | build-deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/libperf-util.a $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/libperf-util.a $(SAN_OBJS) $(PKG_LIBS)
 
 unit-tests: $(UNIT_BINS)
 
@@ -111,7 +114,17 @@ FUZZ_TARGETS := \
 	config \
 	strfilter \
 	sdt-arg \
-	bundle
+	bundle \
+	elf \
+	sdt-note \
+	dwarf \
+	kallsyms \
+	trace-fields \
+	tracepoint \
+	kprobe-blacklist \
+	mounts \
+	tracefs \
+	parse-options
 
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang-14
@@ -165,7 +178,7 @@ demo: build-deps $(PERF)
 	@sh examples/demo.sh
 
 # The files `make format` formats and `make check-format` checks.
-FORMAT_FILES = $(UTIL_SRCS) $(BUILTIN_SRCS) $(UNIT_SRCS) \
+FORMAT_FILES = $(UTIL_SRCS) $(BUILTIN_SRCS) $(UNIT_SRCS) $(wildcard tools/perf/tests/*.c) \
 	$(wildcard tools/perf/tests/fuzz/*.[ch]) \
 	$(wildcard tools/perf/*.h tools/perf/util/*.h tools/perf/tests/unit/*.h)
 

@@ -6,6 +6,7 @@
 # SANITIZE=1: the binaries are built with ASan+LSan+UBSan; their reports are
 # written to files, and a suite that leaves one fails even when its own
 # checks passed (a test_must_fail case would hide a sanitizer's exit status).
+# PERF_SANITIZER_LOGS: that directory, for the net's own test (t0901).
 cd "$(dirname "$0")/../../.." || exit 1
 O=${O:-build}
 T=${T:-}
@@ -44,8 +45,13 @@ if [ "${SANITIZE:-}" = 1 ]; then
 	# Only binaries built with the sanitizers read these; the system perf
 	# and the test programs the scripts compile ignore them.
 	export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:log_path=$tmp/san/asan"
-	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$tmp/san/ubsan"
+	# UBSan beside ASan (GCC) writes to stderr whatever log_path says;
+	# tests/sanitizer-report.c, linked into those binaries, writes the
+	# report's gist to the file, and abort_on_error makes a report a
+	# SIGABRT, which test_must_fail and test_refuses refuse.
+	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$tmp/san/ubsan"
 	export LSAN_OPTIONS="report_objects=1"
+	export PERF_SANITIZER_LOGS="$tmp/san"
 fi
 
 # A suite that left sanitizer reports fails, with the reports shown.

@@ -245,12 +245,15 @@ static void mark_code_lines(Dwarf_Die *cu, Dwarf_Die *func, const char *path, bo
 		Dwarf_Addr a;
 		int ln;
 		bool stmt = false, end = false, pe = false;
+		const char *src;
 
 		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
 			continue;
 		dwarf_linebeginstatement(l, &stmt);
 		dwarf_lineendsequence(l, &end);
-		if (!stmt || end || strcmp(dwarf_linesrc(l, NULL, NULL), path))
+		/* A row naming no file of the table (damaged DWARF) is no code of @path. */
+		src = dwarf_linesrc(l, NULL, NULL);
+		if (!stmt || end || !src || strcmp(src, path))
 			continue;
 		if (func && dwarf_haspc(func, a) <= 0)
 			continue;
@@ -454,10 +457,13 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 			return nlines;
 		}
 		code = xzalloc(sizeof(bool) * (nlines + 1));
-		for (int i = 0; i < fl.nr && nlines > 0; i++)
+		for (int i = 0; i < fl.nr && nlines > 0; i++) {
+			const char *decl_file = die_decl_file(&fl.f[i].die);
+
 			if (&fl.f[i] == f ||
-			    (inlined_only && !strcmp(die_decl_file(&fl.f[i].die), path)))
+			    (inlined_only && decl_file && !strcmp(decl_file, path)))
 				mark_code_lines(&fl.f[i].cu, &fl.f[i].die, path, code, nlines - 1);
+		}
 		for (int i = 1; i < nlines; i++)
 			if (code[i])
 				last = i;

@@ -553,6 +553,11 @@ static int find_lazy_rows(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Die *func,
 		from = decl;
 		to = func_last_line(cu, func);
 	}
+	/* DWARF naming no declaration file for the function: no source to read. */
+	if (!path) {
+		pr_err("Failed to find the source file of %s\n", name ? name : "the function");
+		return -ENOENT;
+	}
 	n = lazy_lines(path, pat, from, to, &nums);
 	if (n < 0) {
 		pr_err("Failed to open %s: %s\n", path, strerror(-n));

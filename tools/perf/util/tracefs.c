@@ -20,15 +20,22 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* /proc/mounts escapes blanks and backslashes as \ooo. */
+/*
+ * /proc/mounts escapes blanks and backslashes as \ooo.  What no byte is
+ * (\000, or over \377) stays as written: it would cut or wrap the path.
+ */
 static void unescape_mount_path(char *s)
 {
 	char *d = s;
 
 	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+		int v = s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+					s[3] >= '0' && s[3] <= '7'
+				? (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0')
+				: 0;
+
+		if (v) {
+			*d++ = (char)v;
 			s += 4;
 		} else {
 			*d++ = *s++;
@@ -37,15 +44,11 @@ static void unescape_mount_path(char *s)
 	*d = '\0';
 }
 
-/* The tracefs mount, else debugfs's tracing/, from /proc/mounts; new string. */
-static char *tracefs__from_mounts(void)
+char *tracefs__parse_mounts(FILE *f)
 {
 	char *line = NULL, *tracefs = NULL, *debugfs = NULL;
 	size_t sz = 0;
-	FILE *f = fopen("/proc/mounts", "r");
 
-	if (!f)
-		return NULL;
 	while (!tracefs && getline(&line, &sz, f) > 0) {
 		char dev[256], dir[4096], type[64];
 
@@ -58,11 +61,23 @@ static char *tracefs__from_mounts(void)
 			debugfs = path_join(dir, "tracing");
 	}
 	free(line);
-	fclose(f);
 	if (!tracefs && debugfs && is_dir(debugfs))
 		tracefs = debugfs;
 	else
 		free(debugfs);
+	return tracefs;
+}
+
+/* The tracefs mount, else debugfs's tracing/, from /proc/mounts; new string. */
+static char *tracefs__from_mounts(void)
+{
+	FILE *f = fopen("/proc/mounts", "r");
+	char *tracefs;
+
+	if (!f)
+		return NULL;
+	tracefs = tracefs__parse_mounts(f);
+	fclose(f);
 	return tracefs;
 }
 
@@ -104,6 +119,22 @@ char *tracefs__path(const char *name)
 	return dir ? path_join(dir, name) : NULL;
 }
 
+int tracefs__readme_text_has(struct strbuf *readme, const char *pattern)
+{
+	int ret = 0;
+
+	for (char *p = readme->buf; !ret && *p;) {
+		char *end = strchrnul(p, '\n'), c = *end;
+
+		*end = '\0';
+		if (end > p)
+			ret = fnmatch(pattern, p, 0) == 0;
+		*end = c;
+		p = c ? end + 1 : end;
+	}
+	return ret;
+}
+
 int tracefs__readme_has(const char *pattern)
 {
 	char *path = tracefs__path("README");
@@ -114,15 +145,8 @@ int tracefs__readme_has(const char *pattern)
 		return -errno;
 	ret = strbuf_read_file(&sb, path);
 	free(path);
-	for (char *p = sb.buf; !ret && *p;) {
-		char *end = strchrnul(p, '\n'), c = *end;
-
-		*end = '\0';
-		if (end > p)
-			ret = fnmatch(pattern, p, 0) == 0;
-		*end = c;
-		p = c ? end + 1 : end;
-	}
+	if (!ret)
+		ret = tracefs__readme_text_has(&sb, pattern);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -141,19 +165,26 @@ void tracefs__read_error_log(struct strbuf *sb)
 	free(path);
 }
 
-void tracefs__error_log_reason(const struct strbuf *before, struct strbuf *reason)
+void tracefs__error_log_diff(const struct strbuf *before, const struct strbuf *after,
+			     struct strbuf *reason)
 {
-	struct strbuf after = STRBUF_INIT;
 	const char *p, *last = NULL;
 
-	tracefs__read_error_log(&after);
-	if (after.len && strcmp(after.buf, before->buf)) {
-		for (p = after.buf; (p = strstr(p, "error: ")); p++)
+	if (after->len && strcmp(after->buf, before->buf)) {
+		for (p = after->buf; (p = strstr(p, "error: ")); p++)
 			last = p;
 		if (last) {
 			last += strlen("error: ");
 			strbuf_add(reason, last, strchrnul(last, '\n') - last);
 		}
 	}
+}
+
+void tracefs__error_log_reason(const struct strbuf *before, struct strbuf *reason)
+{
+	struct strbuf after = STRBUF_INIT;
+
+	tracefs__read_error_log(&after);
+	tracefs__error_log_diff(before, &after, reason);
 	strbuf_release(&after);
 }

@@ -11,6 +11,8 @@
  * May call: util, strbuf, debug.  Nothing above.
  */
 
+#include <stdio.h>
+
 #include "util/strbuf.h"
 
 /* Where tracefs is mounted when it has to be mounted by perf itself. */
@@ -39,6 +41,13 @@ char *tracefs__path(const char *name);
 int tracefs__readme_has(const char *pattern);
 
 /*
+ * The same over the text of a README in @readme (the test seam of the
+ * README parser): 1 or 0.  @readme is changed while it is searched, then
+ * restored.
+ */
+int tracefs__readme_text_has(struct strbuf *readme, const char *pattern);
+
+/*
  * Can the kernel raise an SDT semaphore while a uprobe exists, i.e. does
  * uprobe_events take "PATH:OFFSET(REF_CTR_OFFSET)"?  From tracefs's
  * README ("place (uprobe): <path>:<offset>[%return][(ref_ctr_offset)]").
@@ -56,5 +65,20 @@ void tracefs__read_error_log(struct strbuf *sb);
  *   Command: ...\n   ^\n".
  */
 void tracefs__error_log_reason(const struct strbuf *before, struct strbuf *reason);
+
+/*
+ * The reason of tracefs__error_log_reason() from the two texts of the log,
+ * @before and @after the command (the test seam of the error_log parser).
+ */
+void tracefs__error_log_diff(const struct strbuf *before, const struct strbuf *after,
+			     struct strbuf *reason);
+
+/*
+ * The tracefs mount (a new string, or NULL) from the lines of @f, in the
+ * format of /proc/mounts ("DEV DIR TYPE ...", \ooo escapes in DIR): the
+ * first tracefs, else DIR/tracing of the first debugfs when that is a
+ * directory.  tracefs__mountpoint() reads /proc/mounts with it.
+ */
+char *tracefs__parse_mounts(FILE *f);
 
 #endif

@@ -9,11 +9,14 @@
  * in corpus/NAME/.  A target calls abort() when a property it checks (a
  * round trip, say) does not hold, so libFuzzer keeps the input as a crash.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,6 +30,20 @@ static inline char *fuzz_strndup(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	return s;
+}
+
+/*
+ * @data in a new memory file (memfd), for the readers that take a path:
+ * its descriptor (close it when done), its path "/proc/self/fd/N" in @path.
+ */
+static inline int fuzz_memfd(const uint8_t *data, size_t size, char path[static 32])
+{
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
+		abort();
+	snprintf(path, 32, "/proc/self/fd/%d", fd);
+	return fd;
 }
 
 /* Report a broken property with both texts, then crash. */

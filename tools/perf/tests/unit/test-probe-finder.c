@@ -9,6 +9,7 @@
 
 #include "util/probe-spec.h"
 #include "util/debuginfo.h"
+#include "util/dwarf-aux.h"
 #include "util/probe-finder-show.h"
 #include "util/probe-finder.h"
 #include "unit-test.h"
@@ -178,8 +179,73 @@ out:
 	free_tevs(tevs, n > 0 ? n : 0);
 }
 
+/*
+ * fuzz-dwarf's input: functions whose DW_AT_decl_file names no file of the
+ * line table.  A lazy pattern and -L on them read no source (a NULL path
+ * went to open(2)) and fail with one line.
+ */
+#define NO_DECL_FILE "tools/perf/tests/fuzz/corpus/dwarf/regress-no-decl-file"
+
+static void test_a_function_without_its_source_file_fails_lazy_and_lines(void)
+{
+	struct debuginfo *dbg = NULL;
+	struct func_list fl = { 0 };
+	int tried = 0;
+
+	CHECK_INT(debuginfo__new(NO_DECL_FILE, &dbg), ==, 0);
+	if (!dbg)
+		return;
+	probe_finder__find_functions(dbg, "*", NULL, false, &fl);
+	for (int i = 0; i < fl.nr; i++) {
+		const char *name = dwarf_diename(&fl.f[i].die);
+		struct perf_probe_event pev = { 0 };
+		struct probe_trace_event *tevs = NULL;
+		char spec[128];
+
+		if (!name || die_decl_file(&fl.f[i].die))
+			continue;
+		tried++;
+		snprintf(spec, sizeof(spec), "%s;*", name);
+		CHECK_INT(parse_perf_probe_command(spec, &pev), ==, 0);
+		CHECK_INT(debuginfo__find_trace_events(dbg, &pev, &opts, &tevs), ==, -ENOENT);
+		clear_perf_probe_event(&pev);
+		CHECK_INT(debuginfo__show_lines(dbg, name, NULL, 0, -1), ==, -ENOENT);
+	}
+	CHECK(tried > 0);
+	func_list__clear(&fl);
+	debuginfo__delete(dbg);
+}
+
+/*
+ * fuzz-dwarf's input: a line table whose rows name files it does not
+ * have.  -L of each function skips those rows (strcmp() got NULL).
+ */
+#define LINE_WITHOUT_FILE "tools/perf/tests/fuzz/corpus/dwarf/regress-line-without-file"
+
+static void test_line_rows_naming_no_file_are_no_code(void)
+{
+	struct debuginfo *dbg = NULL;
+	struct func_list fl = { 0 };
+
+	CHECK_INT(debuginfo__new(LINE_WITHOUT_FILE, &dbg), ==, 0);
+	if (!dbg)
+		return;
+	probe_finder__find_functions(dbg, "*", NULL, false, &fl);
+	CHECK(fl.nr > 0);
+	for (int i = 0; i < fl.nr; i++) {
+		const char *name = dwarf_diename(&fl.f[i].die);
+
+		if (name)
+			CHECK_INT(debuginfo__show_lines(dbg, name, NULL, 0, -1), <=, 0);
+	}
+	func_list__clear(&fl);
+	debuginfo__delete(dbg);
+}
+
 TESTS(TEST(test_missing_and_non_elf_files_have_no_debuginfo),
       TEST(test_a_preferred_debug_file_of_another_build_is_refused),
       TEST(test_a_function_resolves_to_its_entry_with_arguments),
       TEST(test_a_return_probe_passes_retval), TEST(test_bad_arguments_fail_with_errno),
-      TEST(test_max_probes_bounds_a_glob), TEST(test_an_address_names_its_source_place));
+      TEST(test_max_probes_bounds_a_glob), TEST(test_an_address_names_its_source_place),
+      TEST(test_a_function_without_its_source_file_fails_lazy_and_lines),
+      TEST(test_line_rows_naming_no_file_are_no_code));

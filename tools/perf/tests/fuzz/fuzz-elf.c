@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An ELF image through libelf's groundwork (elf-util.c, on elf_memory():
+ * sections, notes, PT_LOAD conversions) and the symbol tables
+ * (symbol-elf.c: the same bytes as a file, every lookup perf makes).  A
+ * symbol found by its address range must be found again by that address.
+ */
+#include <gelf.h>
+
+#include "tests/fuzz/fuzz.h"
+#include "util/elf-util.h"
+#include "util/symbol-elf.h"
+
+static void walk_image(const uint8_t *data, size_t size)
+{
+	char *image = malloc(size ? size : 1);
+	struct elf_load_segment *loads = NULL;
+	GElf_Ehdr ehdr;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	int nr = 0;
+
+	memcpy(image, data, size);
+	elf = elf_memory(image, size);
+	if (!elf || !gelf_getehdr(elf, &ehdr))
+		goto out;
+	while ((scn = elf_nextscn(elf, scn))) {
+		struct elf_note_iter it;
+		struct elf_note note;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			continue;
+		elf_notes__iter_init(&it, d->d_buf, d->d_size, elf_util__swapped(&ehdr),
+				     shdr.sh_addralign);
+		while (elf_notes__next(&it, &note) == 1)
+			elf_note__is(&note, "GNU", 3);
+	}
+	elf_find_section(elf, SHT_NULL, ".text", &shdr);
+	elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
+	if (!elf_loads__read(elf, &loads, &nr)) {
+		for (int i = 0; i < nr; i++) {
+			uint64_t off, va;
+
+			if (!elf_loads__vaddr_to_offset(loads, nr, loads[i].vaddr, &off))
+				elf_loads__offset_to_vaddr(loads, nr, off, &va);
+		}
+	}
+	free(loads);
+out:
+	elf_end(elf);
+	free(image);
+}
+
+static void lookups(const struct symbol_elf *se)
+{
+	const struct elf_symbol **v;
+	struct symbol_elf_place pl;
+	char **names;
+	int n;
+
+	for (int i = 0; i < se->nr_syms && i < 64; i++) {
+		const struct elf_symbol *sym = &se->syms[i];
+
+		n = symbol_elf__find_name(se, sym->name, &v);
+		free(v);
+		if (sym->size && sym->addr + sym->size > sym->addr &&
+		    !symbol_elf__find_addr(se, sym->addr))
+			abort();
+		n = symbol_elf__aliases(se, sym, &v);
+		free(v);
+		symbol_elf__has_versions(se, sym->name);
+		symbol_elf__uprobe_place(se, sym, sym->size / 2, false, &pl);
+		symbol_elf__uprobe_place(se, sym, 0, true, &pl);
+		symbol_elf__uprobe_place_abs(se, sym->addr, false, &pl);
+		symbol_elf__kprobe_place(se, sym, 0, false, &pl);
+	}
+	n = symbol_elf__find_glob(se, "*", &v);
+	free(v);
+	n = symbol_elf__func_names(se, NULL, true, &names);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	if (n >= 0)
+		free(names);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct symbol_elf *se = NULL;
+	char path[32];
+	int fd;
+
+	if (size > (1 << 20))
+		return 0;
+	elf_version(EV_CURRENT);
+	walk_image(data, size);
+	fd = fuzz_memfd(data, size, path);
+	if (!symbol_elf__load(path, &se)) {
+		lookups(se);
+		symbol_elf__delete(se);
+	}
+	se = NULL;
+	if (!symbol_elf__load_layout(path, &se))
+		symbol_elf__delete(se);
+	close(fd);
+	return 0;
+}
