@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/alloc.h"
 #include "util/arch-regs.h"
@@ -129,12 +130,26 @@ static int check_args(const struct perf_probe_event *pev, const struct probe_tra
 	return 0;
 }
 
-/* Does the line name the file it is placed on (or the one it was cached for)? */
-static bool names_target(const struct probe_verifier *v, const char *module)
+/*
+ * Does the line name the file it is placed on: that path, the one it was
+ * cached for, or the same build elsewhere (a path that is not here: the
+ * build host's)?  Another file that is here is not.
+ */
+static bool names_target(struct probe_verifier *v, const char *module)
 {
-	return module && ((v->path && (!strcmp(module, v->path) ||
-				       !strcmp(module, target_ns__inside(v->path)))) ||
-			  (v->owner && !strcmp(module, v->owner)));
+	struct build_id there;
+
+	if (!module || !v->path)
+		return false;
+	if (!strcmp(module, v->path) || !strcmp(module, target_ns__inside(v->path)) ||
+	    (v->owner && !strcmp(module, v->owner)))
+		return true;
+	if (access(module, F_OK) < 0)
+		return errno == ENOENT || errno == ENOTDIR;
+	if (!v->bid_read)
+		v->bid_read = filename__read_build_id(v->path, &v->bid) ? -1 : 1;
+	return v->bid_read > 0 && !filename__read_build_id(module, &there) &&
+	       build_id__equal(&there, &v->bid);
 }
 
 /*
@@ -313,17 +328,26 @@ static int check_spec_line(struct probe_verifier *v, const struct perf_probe_eve
 	return check_args(pev, tev, why);
 }
 
-/* The line as the file's own notes would give it, placed on v->path. */
-static char *canonical_line(const struct probe_verifier *v, const char *line)
+/*
+ * @line as written on v->path, to compare with what the notes give; with
+ * @bare without its arguments (a line that reads none is a marker's too:
+ * perf writes those when it can not read the operands).
+ */
+static char *canonical_line(const struct probe_verifier *v, const char *line, bool bare)
 {
 	struct probe_trace_event tev = { 0 };
 	char *text;
+	int nargs;
 
 	if (parse_probe_trace_command(line, &tev))
 		return NULL;
 	free(tev.point.module);
 	tev.point.module = xstrdup(v->path);
+	nargs = tev.nargs;
+	if (bare)
+		tev.nargs = 0;
 	text = synthesize_probe_trace_command(&tev);
+	tev.nargs = nargs;
 	clear_probe_trace_event(&tev);
 	return text;
 }
@@ -356,9 +380,9 @@ static int check_sdt_line(struct probe_verifier *v, const struct probe_cache_ent
 		strbuf_addf(why, "%s has no SDT marker %s", v->path, e->spec);
 		return -EBADMSG;
 	}
-	line = canonical_line(v, text);
+	line = canonical_line(v, text, false);
 	for (int i = 0; i < own->nr_lines && !found; i++) {
-		char *mine = canonical_line(v, own->lines[i]);
+		char *mine = canonical_line(v, own->lines[i], !tev->nargs);
 
 		found = mine && line && !strcmp(mine, line);
 		free(mine);

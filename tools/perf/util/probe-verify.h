@@ -10,8 +10,9 @@
  * file's path and the line's number, and nothing of the command is
  * placed.  For a '#' entry (a perf probe spec) of a user-space file:
  *
- *   - the line names the target file (or the path the entry was cached
- *     for: the same build elsewhere), and is a uprobe;
+ *   - the line names the target file, the path the entry was cached for,
+ *     or a path that is not here or holds the same build (a copy, the
+ *     build host's path), and is a uprobe;
  *   - "r:" exactly when the spec has %return (a Go %return is plain
  *     probes on the function's return instructions: "p:" there only);
  *   - the address lies in an executable PT_LOAD segment, at the start of
@@ -44,6 +45,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/build-id.h"
+
 struct probe_cache;
 struct probe_cache_entry;
 struct probe_trace_event;
@@ -60,6 +63,8 @@ struct probe_verifier {
 	bool own_se;
 	struct probe_cache *sdt; /* @path's own SDT entries, read on first use */
 	int sdt_err;
+	struct build_id bid; /* @path's, read on first use (bid_read: 1 read, -1 failed) */
+	int bid_read;
 };
 
 /*
@@ -91,7 +96,6 @@ int probe_verify__cache_entry(const char *pc_path, const struct probe_cache_entr
  * against the running kernel); a file that is not here is checked when
  * its lines are used.  0, or -EBADMSG with "line N: reason" in @why.
  */
-struct build_id;
 int probe_verify__probes_text(const char *name, const struct build_id *bid, const char *probes,
 			      size_t len, struct strbuf *why);
 
