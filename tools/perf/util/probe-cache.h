@@ -23,7 +23,7 @@
  * cache, and the one wording of a cache that could not be read or written.
  * May call: build-id (entry directories and their listing), sdt-note and
  * sdt-arg (the markers of a file), probe-spec (the [GROUP:]EVENT glob
- * rule), util, strbuf, debug.  Not probe-file, tracefs, nor anything above.
+ * rule), probe-trace (a trace-event line must parse), util, strbuf, debug.  Not probe-file, tracefs, nor anything above.
  */
 
 #include <stdbool.h>

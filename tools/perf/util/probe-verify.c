@@ -41,11 +41,12 @@ static int verifier_symbols(struct probe_verifier *v, struct strbuf *why)
 
 	if (v->se)
 		return 0;
-	ret = symbol_elf__load(v->path, &v->se);
+	/* The running kernel's: /proc/kallsyms. */
+	ret = v->path ? symbol_elf__load(v->path, &v->se) : symbol_elf__load_kallsyms(NULL, &v->se);
 	if (ret) {
 		v->se = NULL;
-		strbuf_addf(why, "the symbols of %s can not be read: %s", v->path,
-			    symbol_elf__strerror(ret));
+		strbuf_addf(why, "the symbols of %s can not be read: %s",
+			    v->path ? v->path : "/proc/kallsyms", symbol_elf__strerror(ret));
 		return -EBADMSG;
 	}
 	v->own_se = true;
@@ -258,15 +259,40 @@ static int check_uprobe_place(struct probe_verifier *v, const struct perf_probe_
 	return 0;
 }
 
+/*
+ * A "_text+OFF" kprobe line (how a -k vmlinux place is written): does the
+ * function @func holds the address?  Through the symbols of the vmlinux,
+ * or of the running kernel.
+ */
+static bool text_offset_in(struct probe_verifier *v, const char *func, uint64_t off,
+			   struct strbuf *why)
+{
+	const struct elf_symbol **text = NULL, **syms = NULL;
+	bool in = false;
+	int nr;
+
+	if (verifier_symbols(v, why))
+		return false;
+	if (symbol_elf__find_name(v->se, "_text", &text) >= 1) {
+		nr = named_functions(v->se, func, &syms);
+		for (int i = 0; i < nr && !in; i++)
+			in = sym_holds(syms[i], text[0]->addr + off);
+	}
+	free(text);
+	free(syms);
+	return in;
+}
+
 /* A kprobe line: the function of the spec, an offset inside it. */
 static int check_kprobe_place(struct probe_verifier *v, const struct perf_probe_event *pev,
 			      const struct probe_trace_event *tev, struct strbuf *why)
 {
 	const struct perf_probe_point *pp = &pev->point;
+	const char *symbol = tev->point.symbol;
 	const struct elf_symbol **syms = NULL;
 	int nr;
 
-	if (!tev->point.symbol) {
+	if (!symbol) {
 		if (pp->function || tev->point.address != pp->abs_address) {
 			strbuf_addf(why, "address 0x%" PRIx64 " is not what the entry asks for",
 				    tev->point.address);
@@ -274,9 +300,16 @@ static int check_kprobe_place(struct probe_verifier *v, const struct perf_probe_
 		}
 		return 0;
 	}
-	if (!pp->function || (strcmp(pp->function, tev->point.symbol) &&
-			      fnmatch(pp->function, tev->point.symbol, 0))) {
-		strbuf_addf(why, "the probe is on %s, not on %s", tev->point.symbol,
+	if (pp->function && !strcmp(symbol, "_text") && strcmp(pp->function, "_text")) {
+		if (text_offset_in(v, pp->function, tev->point.offset, why))
+			return 0;
+		if (!why->len)
+			strbuf_addf(why, "the probe at _text+%lu is not in %s", tev->point.offset,
+				    pp->function);
+		return -EBADMSG;
+	}
+	if (!pp->function || (strcmp(pp->function, symbol) && fnmatch(pp->function, symbol, 0))) {
+		strbuf_addf(why, "the probe is on %s, not on %s", symbol,
 			    pp->function ? pp->function : "a function");
 		return -EBADMSG;
 	}
@@ -284,10 +317,10 @@ static int check_kprobe_place(struct probe_verifier *v, const struct perf_probe_
 		strbuf_reset(why);
 		return 0;
 	}
-	nr = symbol_elf__find_name(v->se, tev->point.symbol, &syms);
+	nr = symbol_elf__find_name(v->se, symbol, &syms);
 	if (nr && syms[0]->size && tev->point.offset >= syms[0]->size) {
 		strbuf_addf(why, "offset %lu is outside %s (%" PRIu64 " bytes)", tev->point.offset,
-			    tev->point.symbol, syms[0]->size);
+			    symbol, syms[0]->size);
 		nr = -EBADMSG;
 	}
 	free(syms);

@@ -171,6 +171,24 @@ test_expect_success SDT 'an SDT line whose semaphore points into .text is refuse
 	grep -qF "perf: refusing cached probe $SP:2: the note of sdt_perftest_sdt:foo__bar=foo__bar in $S gives no such line" err
 '
 
+test_expect_success 'a kernel entry (-k vmlinux) whose line is on another function is refused' '
+	build_workload fake-vmlinux vmlinux -O0 -nostdlib -static -Wl,--build-id &&
+	mkdir -p fs && : >fs/kprobe_events && : >fs/uprobe_events &&
+	export PERF_TRACEFS_DIR="$TEST_TMP/fs" &&
+	"$PERF" probe --cache -n -q -k vmlinux -a "do_sys_open a=%di:s32" &&
+	K="$HOME/.debug/[kernel.kallsyms]/$("$PERF" buildid-list -i vmlinux)/probes" &&
+	"$PERF" probe -k vmlinux -D "do_sys_open a=%di:s32" >honest &&
+	grep -q "^p:probe/do_sys_open _text+[0-9]* a=%di:s32$" honest &&
+	text=$(nm vmlinux | awk "\$3 == \"_text\" { print \$1 }") &&
+	other=$((0x$(nm vmlinux | awk "\$3 == \"blocked_func\" { print \$1 }") - 0x$text)) &&
+	printf "%s\n" "#do_sys_open a=%di:s32" "p:probe/do_sys_open _text+$other a=%di:s32" >"$K" &&
+	test_refuses "$PERF" probe -k vmlinux -D "do_sys_open a=%di:s32" &&
+	grep -qF "perf: refusing cached probe $K:2: the probe at _text+$other is not in do_sys_open" err &&
+	printf "%s\n" "#do_sys_open a=%di:s32" "p:probe/do_sys_open vfs_read+0 a=%di:s32" >"$K" &&
+	test_refuses "$PERF" probe -k vmlinux -D "do_sys_open a=%di:s32" &&
+	grep -qF "perf: refusing cached probe $K:2: the probe is on vfs_read, not on do_sys_open" err
+'
+
 test_expect_success READELF 'the traced program was not disturbed' '
 	"$TEST_TMP/app" 3 >after &&
 	test_cmp_file printed after &&
