@@ -390,13 +390,13 @@ static bool cache_entry_defines(const struct probe_cache_entry *e, const char *g
 /*
  * Append the events of @e's lines to *@tevs, placed on @t's file.  An
  * event @pev names no group of goes to @t's default group, as if resolved
- * here: a copy of the build at another path gets its own group.
+ * here: a copy of the build at another path gets its own group.  The
+ * entry is refused whole when a line does not check out (probe-verify.h).
  */
 static int tevs_from_cache_entry(const struct probe_cache *pc, const struct probe_cache_entry *e,
 				 const struct perf_probe_event *pev, struct probe_target *t,
 				 struct probe_trace_event **tevs, int *ntevs)
 {
-	/* Checked against the entry's spec and the file first (probe-verify.h). */
 	if (probe_verify__cache_entry(pc->path, e, t->uprobes ? t->path : probe_conf.vmlinux,
 				      t->uprobes,
 				      t->uprobes && !probe_target__try_symbols(t) ? t->syms : NULL))

@@ -637,7 +637,8 @@ static int placed_function(const struct probe_trace_event *tev, char **func, uin
 	int ret;
 
 	if (!tev->uprobes) {
-		if (!tev->point.symbol)
+		/* _text+OFF (a -k vmlinux place) was checked to be in the spec's function. */
+		if (!tev->point.symbol || !strcmp(tev->point.symbol, "_text"))
 			return -ENOENT;
 		*func = xstrdup(tev->point.symbol);
 		*off = tev->point.offset;
