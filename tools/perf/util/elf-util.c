@@ -175,6 +175,7 @@ int elf_loads__read(Elf *elf, struct elf_load_segment **loads, int *nr)
 			.offset = ph.p_offset,
 			.filesz = ph.p_filesz,
 			.exec = ph.p_flags & PF_X,
+			.write = ph.p_flags & PF_W,
 		};
 	}
 	*loads = v;

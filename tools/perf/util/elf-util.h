@@ -82,7 +82,8 @@ bool elf_note__is(const struct elf_note *note, const char *owner, uint32_t type)
 /* A PT_LOAD program header. */
 struct elf_load_segment {
 	uint64_t vaddr, memsz, offset, filesz;
-	bool exec; /* PF_X */
+	bool exec;  /* PF_X */
+	bool write; /* PF_W */
 };
 
 /*

@@ -110,42 +110,87 @@ static void decode(csh h, cs_arch arch, const uint8_t *code, uint64_t addr, uint
 	cs_free(in, 1);
 }
 
-int insn__find_returns(const char *path, uint64_t addr, uint64_t size, struct insn_returns *out)
+/* Open @path and a capstone handle for its machine. */
+static int insn_open(const char *path, int *fd, Elf **elf, csh *h, cs_arch *arch,
+		     struct insn_returns *out)
 {
-	const uint8_t *code;
 	GElf_Ehdr eh;
-	cs_arch arch;
 	cs_mode mode;
-	Elf *elf;
-	csh h;
-	int fd, ret;
+	int ret;
 
-	ret = elf_util__open(path, &fd, &elf, NULL);
+	ret = elf_util__open(path, fd, elf, NULL);
 	if (ret)
 		return ret;
-	if (!gelf_getehdr(elf, &eh)) {
-		elf_util__close(fd, elf);
-		return -ENOEXEC;
-	}
-	out->e_machine = eh.e_machine;
-	if (eh.e_machine == EM_X86_64) {
-		arch = CS_ARCH_X86, mode = CS_MODE_64;
+	if (!gelf_getehdr(*elf, &eh)) {
+		ret = -ENOEXEC;
+	} else if (eh.e_machine == EM_X86_64) {
+		*arch = CS_ARCH_X86, mode = CS_MODE_64;
 		out->arch = "x86_64";
 	} else if (eh.e_machine == EM_AARCH64) {
-		arch = CS_ARCH_ARM64, mode = CS_MODE_ARM;
+		*arch = CS_ARCH_ARM64, mode = CS_MODE_ARM;
 		out->arch = "aarch64";
 	} else {
 		ret = -EOPNOTSUPP;
 	}
-	if (!ret)
-		ret = code_of(elf, addr, size, &code);
-	if (!ret && cs_open(arch, mode, &h) != CS_ERR_OK)
+	out->e_machine = ret == -ENOEXEC ? 0 : eh.e_machine;
+	if (!ret && cs_open(*arch, mode, h) != CS_ERR_OK)
 		ret = -EIO;
+	if (ret)
+		elf_util__close(*fd, *elf);
+	return ret;
+}
+
+int insn__find_returns(const char *path, uint64_t addr, uint64_t size, struct insn_returns *out)
+{
+	const uint8_t *code;
+	cs_arch arch;
+	Elf *elf;
+	csh h;
+	int fd, ret;
+
+	ret = insn_open(path, &fd, &elf, &h, &arch, out);
+	if (ret)
+		return ret;
+	ret = code_of(elf, addr, size, &code);
 	if (!ret) {
 		cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
 		decode(h, arch, code, addr, size, out);
-		cs_close(&h);
 	}
+	cs_close(&h);
+	elf_util__close(fd, elf);
+	return ret;
+}
+
+int insn__starts_at(const char *path, uint64_t addr, uint64_t size, uint64_t at)
+{
+	struct insn_returns unused = { 0 };
+	const uint8_t *code, *p;
+	cs_insn *in;
+	cs_arch arch;
+	size_t left;
+	uint64_t pc;
+	Elf *elf;
+	csh h;
+	int fd, ret;
+
+	if (at < addr || at - addr >= size)
+		return 0;
+	ret = insn_open(path, &fd, &elf, &h, &arch, &unused);
+	if (ret)
+		return ret;
+	ret = code_of(elf, addr, size, &code);
+	if (!ret) {
+		in = cs_malloc(h);
+		p = code, left = size, pc = addr;
+		/* Bytes that do not decode are stepped over, as decode() does. */
+		while (left && pc < at) {
+			if (!cs_disasm_iter(h, &p, &left, &pc, in))
+				p++, left--, pc++;
+		}
+		ret = pc == at && left && cs_disasm_iter(h, &p, &left, &pc, in);
+		cs_free(in, 1);
+	}
+	cs_close(&h);
 	elf_util__close(fd, elf);
 	return ret;
 }

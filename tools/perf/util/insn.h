@@ -10,7 +10,8 @@
  * address on the stack) must not be used: Go moves goroutine stacks.
  *
  * Owns: reading a function's code from its file and telling its returns,
- * tail jumps and other instructions apart.  Knows no probe types.
+ * tail jumps and other instructions apart, and where its instructions
+ * start.  Knows no probe types.
  * May call: elf-util (open, sections), alloc, debug.
  */
 
@@ -40,6 +41,14 @@ struct insn_returns {
 int insn__find_returns(const char *path, uint64_t addr, uint64_t size, struct insn_returns *out);
 
 void insn_returns__clear(struct insn_returns *r);
+
+/*
+ * Does an instruction start at @at, decoding [@addr, @addr + @size) of the
+ * ELF file @path from @addr (a function's code from its symbol)?  1 yes,
+ * 0 no (inside an instruction, in bytes that do not decode, or outside
+ * the range), or -errno as insn__find_returns().
+ */
+int insn__starts_at(const char *path, uint64_t addr, uint64_t size, uint64_t at);
 
 /* The name of ELF machine @e_machine for messages ("x86-64", "AArch64", "EM_42"). */
 const char *insn__machine_name(int e_machine, char *buf, int len);

@@ -18,6 +18,7 @@
 #include "util/probe-cache-cmd.h"
 #include "util/probe-cache.h"
 #include "util/probe-target.h"
+#include "util/probe-verify.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -462,6 +463,18 @@ int import_probe_cache(const char *file)
 	if (ret) {
 		pr_err("Error: %s is refused: %s; nothing was imported\n", file, why.buf);
 		goto out;
+	}
+	/* Every line must be what its entry gives on the file here (probe-verify.h). */
+	for (int i = 0; i < b.nr && !ret; i++) {
+		const struct probe_bundle_entry *e = &b.entries[i];
+		char sbid[SBUILD_ID_SIZE];
+
+		strbuf_reset(&why);
+		ret = probe_verify__probes_text(e->name, &e->bid, e->probes, e->probes_len, &why);
+		build_id__sprintf(&e->bid, sbid);
+		if (ret)
+			pr_err("perf: refusing %s: the probes of %s (%s), %s; nothing was imported\n",
+			       file, e->name, sbid, why.buf);
 	}
 	order = xmalloc(sizeof(*order) * b.nr);
 	for (int i = 0; i < b.nr; i++)

@@ -17,6 +17,7 @@
 #include "util/debug.h"
 #include "util/probe-cache.h"
 #include "util/probe-spec.h"
+#include "util/probe-trace.h"
 #include "util/sdt-arg.h"
 #include "util/sdt-note.h"
 #include "util/strfilter.h"
@@ -28,6 +29,7 @@ static void probe_cache_entry__clear(struct probe_cache_entry *e)
 	for (int i = 0; i < e->nr_lines; i++)
 		free(e->lines[i]);
 	free(e->lines);
+	free(e->line_nos);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -46,10 +48,24 @@ static struct probe_cache_entry *probe_cache__new_entry(struct probe_cache *pc)
 	return e;
 }
 
-static void entry_add_line(struct probe_cache_entry *e, const char *line, size_t len)
+static void entry_add_line(struct probe_cache_entry *e, const char *line, size_t len, int lineno)
 {
 	e->lines = xrealloc(e->lines, sizeof(*e->lines) * (e->nr_lines + 1));
+	e->line_nos = xrealloc(e->line_nos, sizeof(*e->line_nos) * (e->nr_lines + 1));
+	e->line_nos[e->nr_lines] = lineno;
 	e->lines[e->nr_lines++] = xstrndup(line, len);
+}
+
+/* Does the trace-event line @line (@len bytes) parse? */
+static bool trace_line_parses(const char *line, size_t len)
+{
+	struct probe_trace_event tev = { 0 };
+	char *copy = xstrndup(line, len);
+	bool ok = !parse_probe_trace_command(copy, &tev);
+
+	clear_probe_trace_event(&tev);
+	free(copy);
+	return ok;
 }
 
 /* Is this a trace-event line: "p:", "r:", or "p"/"r" with a maxactive count? */
@@ -106,12 +122,17 @@ int probe_cache__parse(struct probe_cache *pc, const char *text, size_t len, int
 			cur->spec = xmalloc(n);
 			memcpy(cur->spec, line + 1, n - 1);
 			cur->spec[n - 1] = '\0';
+			cur->header_no = lineno;
 		} else if (is_trace_line(line, n)) {
 			if (!cur) {
 				*why = "a trace-event line before any '#' or '%' entry header";
 				return -EBADMSG;
 			}
-			entry_add_line(cur, line, n);
+			if (!trace_line_parses(line, n)) {
+				*why = "a trace-event line that does not parse";
+				return -EBADMSG;
+			}
+			entry_add_line(cur, line, n, lineno);
 		} else {
 			*why = "neither an entry header ('#', '%') nor a trace-event line ('p:', 'r:')";
 			return -EBADMSG;
@@ -260,7 +281,7 @@ void probe_cache__add_entry(struct probe_cache *pc, bool sdt, const char *spec, 
 	e->sdt = sdt;
 	e->spec = xstrdup(spec);
 	for (int i = 0; i < nr_lines; i++)
-		entry_add_line(e, lines[i], strlen(lines[i]));
+		entry_add_line(e, lines[i], strlen(lines[i]), 0);
 }
 
 void probe_cache__remove_entry(struct probe_cache *pc, int index)
@@ -354,8 +375,9 @@ int probe_cache__add_sdt_entries(struct probe_cache *pc, const char *path, struc
 			probe_cache__add_entry(pc, true, lines[i].spec, &lines[i].line, 1);
 			continue;
 		}
-		entry_add_line(e, lines[i].line, strlen(lines[i].line));
+		entry_add_line(e, lines[i].line, strlen(lines[i].line), 0);
 		qsort(e->lines, e->nr_lines, sizeof(*e->lines), strcmp_ptr);
+		memset(e->line_nos, 0, sizeof(*e->line_nos) * e->nr_lines); /* sorted */
 	}
 	for (int i = 0; i < nr; i++) {
 		free(lines[i].spec);

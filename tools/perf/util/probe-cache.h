@@ -23,7 +23,7 @@
  * cache, and the one wording of a cache that could not be read or written.
  * May call: build-id (entry directories and their listing), sdt-note and
  * sdt-arg (the markers of a file), probe-spec (the [GROUP:]EVENT glob
- * rule), util, strbuf, debug.  Not probe-file, tracefs, nor anything above.
+ * rule), probe-trace (a trace-event line must parse), util, strbuf, debug.  Not probe-file, tracefs, nor anything above.
  */
 
 #include <stdbool.h>
@@ -39,6 +39,8 @@ struct probe_cache_entry {
 	char *spec;   /* the header without its '#' or '%' */
 	char **lines; /* the trace-event lines, without newlines */
 	int nr_lines;
+	int header_no; /* the header's line in the file (1-based), 0: not read from one */
+	int *line_nos; /* each line's number there, the same way */
 };
 
 struct probe_cache {
@@ -52,8 +54,10 @@ struct probe_cache {
  * Parse the text of a probes file into @pc's entries (appended).  Returns
  * 0, or -EBADMSG with the 1-based line number in *@bad_line and a static
  * reason in *@why: a trace-event line before any header, an empty header,
- * a line that is neither, a control character, a line longer than
- * PROBE_CACHE_MAX_LINE, or a last line without its newline.
+ * a line that is neither, a trace-event line that does not parse
+ * (parse_probe_trace_command()), a control character, a line longer than
+ * PROBE_CACHE_MAX_LINE, or a last line without its newline.  The entries
+ * keep the line numbers of their header and lines.
  */
 int probe_cache__parse(struct probe_cache *pc, const char *text, size_t len, int *bad_line,
 		       const char **why);

@@ -26,6 +26,8 @@
 #include "util/probe-finder.h"
 #include "util/probe-index.h"
 #include "util/probe-target.h"
+#include "util/probe-trace.h"
+#include "util/probe-verify.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
@@ -245,10 +247,10 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 }
 
 static int find_in_cache(struct probe_cache *pc, const struct perf_probe_event *pev,
-			 const struct probe_target *t, struct probe_trace_event **tevs);
+			 struct probe_target *t, struct probe_trace_event **tevs);
 
 /* SDT markers read straight from the target (not yet cached). */
-static int find_sdt_in_binary(const struct perf_probe_event *pev, const struct probe_target *t,
+static int find_sdt_in_binary(const struct perf_probe_event *pev, struct probe_target *t,
 			      struct probe_trace_event **tevs)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -388,12 +390,17 @@ static bool cache_entry_defines(const struct probe_cache_entry *e, const char *g
 /*
  * Append the events of @e's lines to *@tevs, placed on @t's file.  An
  * event @pev names no group of goes to @t's default group, as if resolved
- * here: a copy of the build at another path gets its own group.
+ * here: a copy of the build at another path gets its own group.  The
+ * entry is refused whole when a line does not check out (probe-verify.h).
  */
-static int tevs_from_cache_entry(const struct probe_cache_entry *e,
-				 const struct perf_probe_event *pev, const struct probe_target *t,
+static int tevs_from_cache_entry(const struct probe_cache *pc, const struct probe_cache_entry *e,
+				 const struct perf_probe_event *pev, struct probe_target *t,
 				 struct probe_trace_event **tevs, int *ntevs)
 {
+	if (probe_verify__cache_entry(pc->path, e, t->uprobes ? t->path : probe_conf.vmlinux,
+				      t->uprobes,
+				      t->uprobes && !probe_target__try_symbols(t) ? t->syms : NULL))
+		return -EBADMSG;
 	for (int i = 0; i < e->nr_lines; i++) {
 		struct probe_trace_event tev = { 0 };
 
@@ -402,6 +409,7 @@ static int tevs_from_cache_entry(const struct probe_cache_entry *e,
 			       e->lines[i]);
 			return -EBADMSG;
 		}
+		tev.cached = pc->path != NULL;
 		if (tev.uprobes != t->uprobes) {
 			clear_probe_trace_event(&tev);
 			continue;
@@ -423,7 +431,7 @@ static int tevs_from_cache_entry(const struct probe_cache_entry *e,
 
 /* The events of the entries of @pc that answer @pev; their count or -errno. */
 static int find_in_cache(struct probe_cache *pc, const struct perf_probe_event *pev,
-			 const struct probe_target *t, struct probe_trace_event **tevs)
+			 struct probe_target *t, struct probe_trace_event **tevs)
 {
 	int ntevs = 0, ret = 0;
 
@@ -431,7 +439,8 @@ static int find_in_cache(struct probe_cache *pc, const struct perf_probe_event *
 	if (pev->sdt) {
 		for (int i = 0; i < pc->nr && !ret; i++)
 			if (cache_entry_defines(&pc->entries[i], pev->group, pev->event))
-				ret = tevs_from_cache_entry(&pc->entries[i], pev, t, tevs, &ntevs);
+				ret = tevs_from_cache_entry(pc, &pc->entries[i], pev, t, tevs,
+							    &ntevs);
 	} else {
 		/* Named after the target, else after the file the cache is of. */
 		char *groups[2] = { default_group(t), cache_owner_group(pc) };
@@ -448,7 +457,7 @@ static int find_in_cache(struct probe_cache *pc, const struct perf_probe_event *
 				free(spec);
 			}
 		if (e)
-			ret = tevs_from_cache_entry(e, pev, t, tevs, &ntevs);
+			ret = tevs_from_cache_entry(pc, e, pev, t, tevs, &ntevs);
 		free(groups[0]);
 		free(groups[1]);
 	}
@@ -482,7 +491,7 @@ static int find_in_one_of_every_cache(const struct build_id_cache_entry *ent, co
 	bt.path = xstrdup(ent->name);
 	for (int i = 0; i < pc->nr && !ret; i++)
 		if (cache_entry_defines(&pc->entries[i], ec->pev->group, ec->pev->event))
-			ret = tevs_from_cache_entry(&pc->entries[i], ec->pev, &bt, &ec->tevs,
+			ret = tevs_from_cache_entry(pc, &pc->entries[i], ec->pev, &bt, &ec->tevs,
 						    &ec->ntevs);
 	probe_cache__close(pc);
 	probe_target__clear(&bt);
@@ -1075,78 +1084,15 @@ void probe_event__print_line(FILE *out, const char *group, const char *event, co
 	strbuf_release(&name);
 }
 
-/*
- * The point as perf shows an added event: FUNC[+OFF][:RLN][%return][@SRC],
- * @SRC[:ALN] for a file, without the lazy pattern.
- */
-static char *added_point(const struct perf_probe_point *pp)
-{
-	struct perf_probe_point p = *pp;
-	struct strbuf sb = STRBUF_INIT;
-	char *text;
-
-	p.lazy_line = NULL;
-	text = synthesize_perf_probe_point(&p);
-	if (!p.function && p.file)
-		strbuf_addch(&sb, '@');
-	strbuf_addstr(&sb, text);
-	free(text);
-	return strbuf_detach(&sb, NULL);
-}
-
-/*
- * An argument as perf shows an added event: NAME=ARG with the name given
- * or, for a member chain, the name of its last member ("len=r->len",
- * "peers=peers[1]"); a plain variable or register as it is.
- */
-static char *added_arg(const struct perf_probe_arg *pa)
-{
-	struct perf_probe_arg bare = *pa;
-	const char *name = pa->name;
-	struct strbuf sb = STRBUF_INIT;
-	char *text;
-
-	for (const struct perf_probe_arg_field *f = pa->field; !pa->name && f; f = f->next)
-		name = f->name[0] == '[' ? (name ? name : pa->var) : f->name;
-	bare.name = NULL;
-	text = synthesize_perf_probe_arg(&bare);
-	if (name)
-		strbuf_addf(&sb, "%s=", name);
-	strbuf_addstr(&sb, text);
-	free(text);
-	return strbuf_detach(&sb, NULL);
-}
-
 static void print_added_event(const struct probe_trace_event *tev,
 			      const struct perf_probe_event *pev)
 {
-	struct perf_probe_point pp = pev->point;
-	struct strbuf args = STRBUF_INIT;
-	char *point, *shown = NULL;
+	char *point, *args;
 
-	/* A glob or an alias shows the function actually probed. */
-	if (pp.function && tev->point.realname && strpbrk(pp.function, "*?["))
-		pp.function = tev->point.realname;
-	/* A C++ or Rust symbol by its source name. */
-	if (pp.function && probe_conf_demangle(tev->uprobes))
-		pp.function = shown = demangle_display(pp.function, true);
-	if (pev->sdt) { /* perf shows the marker's own name: "%foo__bar" */
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, "%%%s", pev->event ? pev->event : "");
-		point = strbuf_detach(&sb, NULL);
-	} else
-		point = added_point(&pp);
-	for (int i = 0; i < pev->nargs; i++) {
-		char *a = added_arg(&pev->args[i]);
-
-		strbuf_addf(&args, "%s%s", i ? " " : "", a);
-		free(a);
-	}
-	probe_event__print_line(stderr, tev->group, tev->event, point, tev->point.module, args.buf);
+	probe_verify__describe(tev, pev, probe_conf_demangle(tev->uprobes), &point, &args);
+	probe_event__print_line(stderr, tev->group, tev->event, point, tev->point.module, args);
 	free(point);
-	free(shown);
-	strbuf_release(&args);
+	free(args);
 }
 
 /*

@@ -20,6 +20,7 @@
 #include "util/probe-finder.h"
 #include "util/probe-show.h"
 #include "util/probe-target.h"
+#include "util/probe-trace.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"

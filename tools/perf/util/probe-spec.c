@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The vocabulary of every probe stage (see probe-spec.h): the perf probe
- * spec grammar (perf_probe_event) and the k/uprobe_events line grammar
- * (probe_trace_event), synthesis of both back to text, the clear
- * functions, and "[GROUP:]EVENT" glob matching.  Pure text and data: no
+ * spec grammar (perf_probe_event) and its synthesis back to text, the
+ * words and identifiers the k/uprobe_events line grammar (probe-trace.c)
+ * shares, the clear functions, and "[GROUP:]EVENT" glob matching.  Pure text and data: no
  * file, tracefs, ELF or DWARF is touched here.
  */
 #include <ctype.h>
@@ -65,7 +65,7 @@ bool is_ident_char(int c)
 }
 
 /* Is [s, s+n) a C identifier? */
-static bool is_c_ident_n(const char *s, size_t n)
+bool is_c_ident_n(const char *s, size_t n)
 {
 	if (!n || !is_ident_start((unsigned char)s[0]))
 		return false;
@@ -129,7 +129,7 @@ static bool is_func_pattern(const char *s)
  * Split @str at blanks into a NULL-terminated array of new strings;
  * *argc gets the count.  The caller frees with free_words().
  */
-static char **split_words(const char *str, int *argc)
+char **split_words(const char *str, int *argc)
 {
 	char **argv = xzalloc(sizeof(*argv));
 	size_t alloc = 1;
@@ -152,7 +152,7 @@ static char **split_words(const char *str, int *argc)
 	return argv;
 }
 
-static void free_words(char **argv)
+void free_words(char **argv)
 {
 	for (char **p = argv; p && *p; p++)
 		free(*p);
@@ -163,7 +163,7 @@ static void free_words(char **argv)
  * The first @c in @s outside "..." and (...) ; with @last the last one.
  * Returns NULL when there is none.
  */
-static const char *find_toplevel(const char *s, char c, bool last)
+const char *find_toplevel(const char *s, char c, bool last)
 {
 	const char *found = NULL;
 	bool quoted = false;
@@ -849,6 +849,18 @@ int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev)
 	return parse_command(cmd, pev, false);
 }
 
+int parse_perf_probe_command_quiet(const char *cmd, struct perf_probe_event *pev,
+				   struct strbuf *err)
+{
+	struct strbuf *outer = held_error;
+	int ret;
+
+	held_error = err;
+	ret = parse_command(cmd, pev, false);
+	held_error = outer;
+	return ret;
+}
+
 int parse_perf_probe_command_late(const char *cmd, struct perf_probe_event *pev)
 {
 	return parse_command(cmd, pev, true);
@@ -964,238 +976,6 @@ bool perf_probe_event_need_dwarf(const struct perf_probe_event *pev)
 		if (perf_probe_arg_need_dwarf(&pev->args[i]))
 			return true;
 	return false;
-}
-
-/* ---- trace events (k/uprobe_events lines) ------------------------------ */
-
-/* VALUE with +|-[u]OFFS(...) dereferences, into @arg. */
-static int parse_trace_arg_value(const char *v, struct probe_trace_arg *arg)
-{
-	size_t n = strlen(v);
-
-	while ((v[0] == '+' || v[0] == '-') && n && v[n - 1] == ')') {
-		struct probe_trace_arg_ref *ref = xzalloc(sizeof(*ref));
-		const char *p = v + 1, *open;
-		char *end;
-
-		if (*p == 'u') {
-			ref->user_access = true;
-			p++;
-		}
-		open = strchr(p, '(');
-		ref->offset = open ? strtol(p, &end, 0) : 0;
-		if (!open || end != open || open == p) {
-			free(ref);
-			pr_debug("Bad dereference in fetcharg '%s'\n", v);
-			return -EINVAL;
-		}
-		if (v[0] == '-')
-			ref->offset = -ref->offset;
-		/* The list starts at the innermost dereference. */
-		ref->next = arg->ref;
-		arg->ref = ref;
-		n -= open + 1 - v + 1;
-		v = open + 1;
-	}
-	if (!n) {
-		pr_debug("Empty fetcharg value\n");
-		return -EINVAL;
-	}
-	arg->value = xstrndup(v, n);
-	return 0;
-}
-
-static int parse_probe_trace_arg(const char *str, struct probe_trace_arg *arg)
-{
-	char *buf = xstrdup(str), *val = buf;
-	const char *eq = find_toplevel(buf, '=', false);
-	const char *colon;
-	int ret;
-
-	if (eq && is_c_ident_n(buf, eq - buf)) {
-		arg->name = xstrndup(buf, eq - buf);
-		val = buf + (eq - buf) + 1;
-	}
-	colon = find_toplevel(val, ':', true);
-	if (colon) {
-		arg->type = xstrdup(colon + 1);
-		val[colon - val] = '\0';
-		if (!*arg->type) {
-			pr_debug("Empty type in fetcharg '%s'\n", str);
-			free(buf);
-			return -EINVAL;
-		}
-	}
-	ret = parse_trace_arg_value(val, arg);
-	free(buf);
-	return ret;
-}
-
-/* PATH:0xOFF[(0xREF)] */
-static int parse_uprobe_point(const char *s, struct probe_trace_point *tp)
-{
-	const char *colon = strrchr(s, ':');
-	const char *paren;
-	char *end;
-
-	if (!colon || colon == s || strncmp(colon + 1, "0x", 2) ||
-	    !isxdigit((unsigned char)colon[3]))
-		return -EINVAL;
-	tp->module = xstrndup(s, colon - s);
-	tp->offset = strtoul(colon + 3, &end, 16);
-	paren = end;
-	if (*paren == '(') {
-		if (strncmp(paren + 1, "0x", 2))
-			return -EINVAL;
-		tp->ref_ctr_offset = strtoull(paren + 3, &end, 16);
-		if (end == paren + 3 || strcmp(end, ")"))
-			return -EINVAL;
-		return 0;
-	}
-	return *paren ? -EINVAL : 0;
-}
-
-/* [MOD:]SYM[+OFF] or [MOD:]0xADDR */
-static int parse_kprobe_point(const char *s, struct probe_trace_point *tp)
-{
-	const char *colon = strchr(s, ':');
-	const char *plus;
-	char *end;
-
-	if (colon) {
-		if (colon == s)
-			return -EINVAL;
-		tp->module = xstrndup(s, colon - s);
-		s = colon + 1;
-	}
-	if (s[0] == '0' && s[1] == 'x') {
-		tp->address = strtoull(s + 2, &end, 16);
-		return end == s + 2 || *end ? -EINVAL : 0;
-	}
-	plus = strchr(s, '+');
-	if (plus == s || !*s)
-		return -EINVAL;
-	tp->symbol = plus ? xstrndup(s, plus - s) : xstrdup(s);
-	if (plus) {
-		tp->offset = strtoul(plus + 1, &end, 0);
-		if (end == plus + 1 || *end)
-			return -EINVAL;
-	}
-	return 0;
-}
-
-int parse_probe_trace_command(const char *cmd, struct probe_trace_event *tev)
-{
-	char **argv;
-	int argc, ret = -EINVAL;
-	const char *p, *slash;
-
-	argv = split_words(cmd ? cmd : "", &argc);
-	if (argc < 2) {
-		pr_debug("Too few words in probe trace command '%s'\n", cmd ? cmd : "");
-		goto out;
-	}
-	p = argv[0];
-	if (p[0] != 'p' && p[0] != 'r')
-		goto bad;
-	tev->point.retprobe = p[0] == 'r';
-	p++;
-	while (tev->point.retprobe && isdigit((unsigned char)*p)) /* maxactive */
-		p++;
-	if (*p++ != ':')
-		goto bad;
-	slash = strchr(p, '/');
-	if (!slash || !is_c_ident_n(p, slash - p) || !is_c_func_name(slash + 1))
-		goto bad;
-	tev->group = xstrndup(p, slash - p);
-	tev->event = xstrdup(slash + 1);
-
-	tev->uprobes = strchr(argv[1], '/') != NULL;
-	if (tev->uprobes)
-		ret = parse_uprobe_point(argv[1], &tev->point);
-	else
-		ret = parse_kprobe_point(argv[1], &tev->point);
-	if (ret)
-		goto bad;
-
-	tev->args = xzalloc(sizeof(*tev->args) * (argc > 2 ? argc - 2 : 1));
-	for (int i = 2; i < argc; i++) {
-		ret = parse_probe_trace_arg(argv[i], &tev->args[tev->nargs++]);
-		if (ret)
-			goto bad;
-	}
-	ret = 0;
-	goto out;
-bad:
-	ret = -EINVAL;
-	pr_debug("Failed to parse probe trace command '%s'\n", cmd);
-out:
-	free_words(argv);
-	if (ret)
-		clear_probe_trace_event(tev);
-	return ret;
-}
-
-static void add_trace_refs(struct strbuf *sb, const struct probe_trace_arg_ref *ref)
-{
-	if (!ref)
-		return;
-	add_trace_refs(sb, ref->next); /* the outermost one is printed first */
-	strbuf_addf(sb, "%c%s%ld(", ref->offset < 0 ? '-' : '+', ref->user_access ? "u" : "",
-		    ref->offset < 0 ? -ref->offset : ref->offset);
-}
-
-char *synthesize_probe_trace_arg(const struct probe_trace_arg *arg)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (arg->name)
-		strbuf_addf(&sb, "%s=", arg->name);
-	add_trace_refs(&sb, arg->ref);
-	strbuf_addstr(&sb, arg->value ? arg->value : "");
-	for (const struct probe_trace_arg_ref *r = arg->ref; r; r = r->next)
-		strbuf_addch(&sb, ')');
-	if (arg->type)
-		strbuf_addf(&sb, ":%s", arg->type);
-	return strbuf_detach(&sb, NULL);
-}
-
-char *synthesize_probe_trace_point(const struct probe_trace_event *tev)
-{
-	const struct probe_trace_point *tp = &tev->point;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (tev->uprobes) {
-		strbuf_addf(&sb, "%s:0x%lx", tp->module ? tp->module : "", tp->offset);
-		if (tp->ref_ctr_offset)
-			strbuf_addf(&sb, "(0x%" PRIx64 ")", tp->ref_ctr_offset);
-		return strbuf_detach(&sb, NULL);
-	}
-	if (tp->module)
-		strbuf_addf(&sb, "%s:", tp->module);
-	if (tp->symbol)
-		strbuf_addf(&sb, "%s+%lu", tp->symbol, tp->offset);
-	else
-		strbuf_addf(&sb, "0x%" PRIx64, tp->address);
-	return strbuf_detach(&sb, NULL);
-}
-
-char *synthesize_probe_trace_command(const struct probe_trace_event *tev)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *s;
-
-	strbuf_addf(&sb, "%c:%s/%s ", tev->point.retprobe ? 'r' : 'p',
-		    tev->group ? tev->group : PERFPROBE_GROUP, tev->event ? tev->event : "");
-	s = synthesize_probe_trace_point(tev);
-	strbuf_addstr(&sb, s);
-	free(s);
-	for (int i = 0; i < tev->nargs; i++) {
-		s = synthesize_probe_trace_arg(&tev->args[i]);
-		strbuf_addf(&sb, " %s", s);
-		free(s);
-	}
-	return strbuf_detach(&sb, NULL);
 }
 
 /* ---- cleanup ----------------------------------------------------------- */

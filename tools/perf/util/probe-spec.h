@@ -115,6 +115,7 @@ struct probe_trace_event {
 	int nargs;
 	struct probe_trace_arg *args;
 	bool uprobes;
+	bool cached; /* read from a probes file (checked by probe-verify.c) */
 };
 
 /*
@@ -139,6 +140,10 @@ struct probe_trace_event {
  * is freed and zeroed.
  */
 int parse_perf_probe_command(const char *cmd, struct perf_probe_event *pev);
+/* The same, the message put in @err (reset first) instead of printed. */
+struct strbuf;
+int parse_perf_probe_command_quiet(const char *cmd, struct perf_probe_event *pev,
+				   struct strbuf *err);
 /*
  * parse_perf_probe_command(), but as perf 6.1 parses -a and -D: only the
  * probe point word is checked now (a bad one is the usage error); the
@@ -161,34 +166,10 @@ int parse_perf_probe_command_late(const char *cmd, struct perf_probe_event *pev)
  */
 int parse_perf_probe_arg(const char *str, struct perf_probe_arg *pa);
 
-/*
- * Parse one line of uprobe_events/kprobe_events or of a probe cache
- * ("p:grp/ev /bin/prog:0x1139 len=+8(%di):u32") into @tev (zeroed by the
- * caller).  0 or -EINVAL (a message is printed with pr_debug only).
- * Accepts the kernel's form (zero-padded offsets, "arg1=" names, "rN:"
- * maxactive) and perf's.  A point word with a '/' is a uprobe
- * (tev->uprobes, point.module = PATH, point.offset, ref_ctr_offset);
- * otherwise a kprobe ([MOD:]SYM[+OFF] into module/symbol/offset, or
- * 0xADDR into address).  point.realname and point.address of uprobes are
- * not in the text and stay 0.
- */
-int parse_probe_trace_command(const char *cmd, struct probe_trace_event *tev);
-
 /* The text forms of the structures; new strings the caller frees. */
 char *synthesize_perf_probe_command(const struct perf_probe_event *pev);
 char *synthesize_perf_probe_point(const struct perf_probe_point *pp);
 char *synthesize_perf_probe_arg(const struct perf_probe_arg *pa);
-/*
- * "p:GROUP/EVENT POINT ARGS" as perf -D prints it: uprobes "PATH:0xOFF"
- * (lowercase hex, no padding) with "(0xREF)" for a semaphore; kprobes
- * "[MOD:]SYM+OFF" (always with +OFF, decimal) or "0xADDR" when symbol is
- * NULL.  A NULL group is written as PERFPROBE_GROUP.
- */
-char *synthesize_probe_trace_command(const struct probe_trace_event *tev);
-/* The POINT part of that line alone. */
-char *synthesize_probe_trace_point(const struct probe_trace_event *tev);
-/* One fetcharg: "name=+8(+0(%di)):u32". */
-char *synthesize_probe_trace_arg(const struct probe_trace_arg *arg);
 
 /*
  * Does resolving @pev need debuginfo?  True for a source file, a line, a
@@ -209,6 +190,18 @@ void raw_probe_trace_arg(const struct perf_probe_arg *pa, struct probe_trace_arg
 char *perf_probe_arg_default_name(const struct perf_probe_arg *pa);
 /* Does @pa name a C variable, a member chain, $params or $vars? */
 bool perf_probe_arg_need_dwarf(const struct perf_probe_arg *pa);
+
+/*
+ * The words of a definition (shared with the trace-line grammar,
+ * probe-trace.c): @str split at blanks into a NULL-terminated array of
+ * new strings, the count in *@argc; free it with free_words().
+ */
+char **split_words(const char *str, int *argc);
+void free_words(char **argv);
+/* The first @c in @s outside "..." and (...); with @last the last one; or NULL. */
+const char *find_toplevel(const char *s, char c, bool last);
+/* Is [s, s+n) a C identifier? */
+bool is_c_ident_n(const char *s, size_t n);
 
 /* Is @name a valid event/group name (a C identifier, not too long)? */
 bool is_c_func_name(const char *name);

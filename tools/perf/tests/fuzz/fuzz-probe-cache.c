@@ -6,6 +6,7 @@
  */
 #include "tests/fuzz/fuzz.h"
 #include "util/probe-spec.h"
+#include "util/probe-trace.h"
 #include "util/probe-cache.h"
 #include "util/strbuf.h"
 

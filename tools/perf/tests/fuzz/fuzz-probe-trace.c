@@ -5,6 +5,7 @@
  */
 #include "tests/fuzz/fuzz.h"
 #include "util/probe-spec.h"
+#include "util/probe-trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

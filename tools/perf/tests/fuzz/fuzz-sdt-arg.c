@@ -8,6 +8,7 @@
 #include "tests/fuzz/fuzz.h"
 #include "util/arch-regs.h"
 #include "util/probe-spec.h"
+#include "util/probe-trace.h"
 #include "util/sdt-arg.h"
 #include "util/sdt-note.h"
 #include "util/strbuf.h"

@@ -12,6 +12,7 @@
 
 #include "util/arch-regs.h"
 #include "util/probe-spec.h"
+#include "util/probe-trace.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "unit-test.h"

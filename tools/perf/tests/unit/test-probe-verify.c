@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe-verify: cached lines checked against their entry and the file,
+ * on this very program (its functions, segments and instructions).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/unit-test.h"
+#include "util/probe-cache.h"
+#include "util/probe-spec.h"
+#include "util/probe-trace.h"
+#include "util/probe-verify.h"
+#include "util/strbuf.h"
+#include "util/symbol-elf.h"
+
+#if defined(__x86_64__)
+/* Two functions of known instructions: +0 2 bytes, +2 3 bytes, +5 ret. */
+__asm__(".text\n"
+	".globl verify_fixture\n"
+	".type verify_fixture, @function\n"
+	"verify_fixture:\n"
+	"	test %edi, %edi\n"
+	"	cmp $1, %edi\n"
+	"	ret\n"
+	".size verify_fixture, . - verify_fixture\n"
+	".globl verify_other\n"
+	".type verify_other, @function\n"
+	"verify_other:\n"
+	"	ret\n"
+	".size verify_other, . - verify_other\n");
+void verify_fixture(void);
+void verify_other(void);
+
+static char exe[PATH_MAX];
+static uint64_t fixture_off, other_off, data_off;
+int verify_data = 1; /* in .data: not executable */
+
+/* File offsets of the fixtures in this program. */
+static int setup(void)
+{
+	const struct elf_symbol **syms = NULL;
+	struct symbol_elf *se;
+	uint64_t a[3];
+	const char *names[3] = { "verify_fixture", "verify_other", "verify_data" };
+	int ok = 1;
+
+	if (!realpath("/proc/self/exe", exe) || symbol_elf__load(exe, &se))
+		return 0;
+	for (int i = 0; i < 3 && ok; i++) {
+		ok = symbol_elf__find_name(se, names[i], &syms) == 1 &&
+		     !symbol_elf__vaddr_to_offset(se, syms[0]->addr, &a[i]);
+		free(syms);
+	}
+	symbol_elf__delete(se);
+	fixture_off = a[0], other_off = a[1], data_off = a[2];
+	return ok;
+}
+
+/* "KIND:probe_t/ev PATH:0xOFF REST" (PATH NULL: this program), in a static buffer. */
+static const char *line_at(const char *kind, const char *path, uint64_t off, const char *rest)
+{
+	static char buf[PATH_MAX + 256];
+
+	snprintf(buf, sizeof(buf), "%s:probe_t/ev %s:0x%lx%s", kind, path ? path : exe,
+		 (unsigned long)off, rest);
+	return buf;
+}
+
+/* Check the one entry of "#SPEC\nLINE\n" ('%' for "%SPEC") against this program. */
+static int check(const char *spec, const char *line, struct strbuf *why)
+{
+	struct probe_verifier v = { .path = exe, .uprobes = true };
+	struct probe_cache *pc = probe_cache__new();
+	struct strbuf text = STRBUF_INIT;
+	const char *reason;
+	int bad = -1, ret;
+
+	strbuf_reset(why);
+	strbuf_addf(&text, "%c%s\n%s\n", spec[0] == '%' ? '%' : '#', spec + (spec[0] == '%'), line);
+	ret = probe_cache__parse(pc, text.buf, text.len, &bad, &reason);
+	if (ret) {
+		strbuf_addstr(why, reason);
+	} else {
+		ret = probe_verifier__check(&v, &pc->entries[0], &bad, why);
+		if (ret)
+			CHECK_INT(bad, ==, 2); /* the line's own number */
+	}
+	probe_verifier__clear(&v);
+	probe_cache__close(pc);
+	strbuf_release(&text);
+	return ret;
+}
+
+static void test_an_honest_line_checks_out(void)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	CHECK_INT(setup(), ==, 1);
+	CHECK_INT(check("verify_fixture", line_at("p", NULL, fixture_off, ""), &why), ==, 0);
+	CHECK_INT(check("verify_fixture+2", line_at("p", NULL, fixture_off + 2, ""), &why), ==, 0);
+	CHECK_INT(check("verify_fixture%return", line_at("r", NULL, fixture_off, ""), &why), ==, 0);
+	CHECK_INT(check("verify_fixture x=%di", line_at("p", NULL, fixture_off, " x=%di"), &why),
+		  ==, 0);
+	CHECK_INT(
+		check("verify_fixture %di:u32", line_at("p", NULL, fixture_off, " %di:u32"), &why),
+		==, 0);
+	/* A variable gets its own name, member chains their last member. */
+	CHECK_INT(check("verify_fixture r->len seq",
+			line_at("p", NULL, fixture_off, " len=%di:s32 seq=%si:s32"), &why),
+		  ==, 0);
+	CHECK_INT(check("verify_fixture $params", line_at("p", NULL, fixture_off, " a=%di b=%si"),
+			&why),
+		  ==, 0);
+	CHECK_INT(check("verify_f*", line_at("p", NULL, fixture_off + 5, ""), &why), ==, 0);
+	/* A source line: any function. */
+	CHECK_INT(check("@verify.c:3", line_at("p", NULL, other_off, ""), &why), ==, 0);
+	/* The same build elsewhere (a build host's path that is not here). */
+	CHECK_INT(check("verify_fixture", line_at("p", "/nonexistent/build/prog", fixture_off, ""),
+			&why),
+		  ==, 0);
+	strbuf_release(&why);
+}
+
+static void test_planted_lines_are_refused_with_a_reason(void)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	CHECK_INT(setup(), ==, 1);
+	CHECK_INT(check("verify_fixture", line_at("p", NULL, other_off, ""), &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "is in verify_other, not in verify_fixture"));
+	CHECK_INT(check("verify_fixture", line_at("p", NULL, fixture_off + 1, ""), &why), ==,
+		  -EBADMSG);
+	CHECK(strstr(why.buf, "is not an instruction start in verify_fixture"));
+	CHECK_INT(check("verify_fixture", line_at("p", NULL, data_off, ""), &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "not in an executable segment"));
+	CHECK_INT(check("verify_fixture", line_at("r", NULL, fixture_off, ""), &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "a return probe (r:) for a request without %return"));
+	/* A %return request: p: only on a return instruction (Go's). */
+	CHECK_INT(check("verify_fixture%return", line_at("p", NULL, fixture_off, ""), &why), ==,
+		  -EBADMSG);
+	CHECK_INT(check("verify_fixture%return", line_at("p", NULL, fixture_off + 5, ""), &why), ==,
+		  0);
+	CHECK_INT(check("verify_fixture", line_at("p", NULL, fixture_off, "(0x10)"), &why), ==,
+		  -EBADMSG);
+	CHECK(strstr(why.buf, "ref_ctr_offset 0x10) on an entry that is not an SDT marker"));
+	CHECK_INT(check("verify_fixture", line_at("p", NULL, fixture_off, " pw=+0(%di):string"),
+			&why),
+		  ==, -EBADMSG);
+	CHECK(strstr(why.buf, "1 argument where the entry asks for 0"));
+	CHECK_INT(check("verify_fixture x=%di", line_at("p", NULL, fixture_off, " y=%di"), &why),
+		  ==, -EBADMSG);
+	CHECK(strstr(why.buf, "argument 1 is named y where the entry asks for x"));
+	CHECK_INT(
+		check("verify_fixture", line_at("p", "/proc/self/cmdline", fixture_off, ""), &why),
+		==, -EBADMSG);
+	CHECK(strstr(why.buf, "the line names another file, /proc/self/cmdline"));
+	CHECK_INT(check("nosuch verify_fixture", line_at("p", NULL, fixture_off, ""), &why), ==,
+		  -EBADMSG);
+	/* A marker this program does not have. */
+	CHECK_INT(check("%sdt_x:y=y", line_at("p", NULL, fixture_off, ""), &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "has no SDT marker sdt_x:y=y"));
+	/* A kernel line in a file's cache. */
+	CHECK_INT(check("verify_fixture", "p:probe_t/ev verify_fixture+0", &why), ==, -EBADMSG);
+	strbuf_release(&why);
+}
+
+static void test_kernel_lines_name_the_function_of_the_spec(void)
+{
+	struct probe_verifier v = { .uprobes = false };
+	struct probe_cache *pc = probe_cache__new();
+	struct strbuf why = STRBUF_INIT;
+	const char *text = "#vfs_read\np:probe/vfs_read vfs_read+0\n"
+			   "#vfs_r*\np:probe/vfs_read vfs_read+4\n"
+			   "#vfs_read\np:probe/vfs_read vfs_write+0\n";
+	const char *reason;
+	int bad;
+
+	CHECK_INT(probe_cache__parse(pc, text, strlen(text), &bad, &reason), ==, 0);
+	CHECK_INT(probe_verifier__check(&v, &pc->entries[0], &bad, &why), ==, 0);
+	CHECK_INT(probe_verifier__check(&v, &pc->entries[1], &bad, &why), ==, 0);
+	CHECK_INT(probe_verifier__check(&v, &pc->entries[2], &bad, &why), ==, -EBADMSG);
+	CHECK_INT(bad, ==, 6);
+	CHECK_STR(why.buf, "the probe is on vfs_write, not on vfs_read");
+	probe_verifier__clear(&v);
+	probe_cache__close(pc);
+	strbuf_release(&why);
+}
+
+static void test_the_description_names_the_placed_function(void)
+{
+	struct perf_probe_event pev = { 0 };
+	struct probe_trace_event tev = { 0 };
+	struct strbuf line = STRBUF_INIT;
+	char *point, *args;
+
+	CHECK_INT(setup(), ==, 1);
+	CHECK_INT(parse_perf_probe_command("verify_fixture+2 x=%di", &pev), ==, 0);
+	strbuf_addf(&line, "p:probe_t/ev %s:0x%lx x=%%di", exe, (unsigned long)other_off);
+	CHECK_INT(parse_probe_trace_command(line.buf, &tev), ==, 0);
+	tev.cached = true;
+	probe_verify__describe(&tev, &pev, false, &point, &args);
+	CHECK_STR(point, "verify_other");
+	CHECK_STR(args, "x=%di");
+	free(point);
+	free(args);
+	/* Other arguments than the spec's: the line's own. */
+	clear_probe_trace_event(&tev);
+	strbuf_reset(&line);
+	strbuf_addf(&line, "p:probe_t/ev %s:0x%lx pw=+0(%%si):string", exe,
+		    (unsigned long)fixture_off + 2);
+	CHECK_INT(parse_probe_trace_command(line.buf, &tev), ==, 0);
+	tev.cached = true;
+	probe_verify__describe(&tev, &pev, false, &point, &args);
+	CHECK_STR(point, "verify_fixture+2");
+	CHECK_STR(args, "pw=+0(%si):string");
+	free(point);
+	free(args);
+	/* Not cached: the request, as perf shows it. */
+	tev.cached = false;
+	probe_verify__describe(&tev, &pev, false, &point, &args);
+	CHECK_STR(point, "verify_fixture+2");
+	CHECK_STR(args, "x=%di");
+	free(point);
+	free(args);
+	clear_probe_trace_event(&tev);
+	clear_perf_probe_event(&pev);
+	strbuf_release(&line);
+}
+#endif
+
+static void test_unparsable_and_overflowing_lines_are_refused_when_read(void)
+{
+	static const char *const bad[] = {
+		"p:g/e /bin/x:0xzz",
+		"p:g/e /bin/x:0x10 a=+-8(%di)",
+		"p:g/e /bin/x:0x10 a=--8(%di)",
+		"p:g/e /bin/x:0x10 a=-9223372036854775808(%di)",
+		"p:g/e /bin/x:0x10 a=+99999999999999999999(%di)",
+		"p:g/e /bin/x:0x1ffffffffffffffff",
+		"p:g/e /bin/x:0x10(0x-1)",
+		"p:g/e /bin/x:0x10(0x1ffffffffffffffff)",
+		"p:g/e sym+-1",
+		"p:g/e sym+99999999999999999999",
+		"p:g/e 0x1ffffffffffffffff",
+	};
+	struct probe_trace_event tev = { 0 };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct probe_cache *pc = probe_cache__new();
+		struct strbuf text = STRBUF_INIT;
+		const char *why = NULL;
+		int line = 0;
+
+		CHECK_INT(parse_probe_trace_command(bad[i], &tev), ==, -EINVAL);
+		strbuf_addf(&text, "#e\n%s\n", bad[i]);
+		CHECK_INT(probe_cache__parse(pc, text.buf, text.len, &line, &why), ==, -EBADMSG);
+		CHECK_INT(line, ==, 2);
+		CHECK_STR(why, "a trace-event line that does not parse");
+		probe_cache__close(pc);
+		strbuf_release(&text);
+	}
+	/* The largest ones that fit still parse. */
+	CHECK_INT(parse_probe_trace_command("p:g/e /bin/x:0x10 a=-9223372036854775807(%di)", &tev),
+		  ==, 0);
+	CHECK_INT(tev.args[0].ref->offset, ==, -9223372036854775807LL);
+	clear_probe_trace_event(&tev);
+	CHECK_INT(parse_probe_trace_command("p:g/e /bin/x:0xffffffffffffffff", &tev), ==, 0);
+	clear_probe_trace_event(&tev);
+}
+
+TESTS(
+#if defined(__x86_64__)
+	TEST(test_an_honest_line_checks_out), TEST(test_planted_lines_are_refused_with_a_reason),
+	TEST(test_kernel_lines_name_the_function_of_the_spec),
+	TEST(test_the_description_names_the_placed_function),
+#endif
+	TEST(test_unparsable_and_overflowing_lines_are_refused_when_read));

@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cached lines checked against their entries before they are placed, and
+ * the "(on ...)" text of added events (see probe-verify.h).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/alloc.h"
+#include "util/arch-regs.h"
+#include "util/build-id.h"
+#include "util/debug.h"
+#include "util/demangle.h"
+#include "util/elf-util.h"
+#include "util/insn.h"
+#include "util/probe-cache.h"
+#include "util/probe-spec.h"
+#include "util/probe-trace.h"
+#include "util/probe-verify.h"
+#include "util/strbuf.h"
+#include "util/symbol-elf.h"
+#include "util/target-ns.h"
+
+void probe_verifier__clear(struct probe_verifier *v)
+{
+	if (v->own_se)
+		symbol_elf__delete(v->se);
+	probe_cache__close(v->sdt);
+	v->se = NULL;
+	v->sdt = NULL;
+	v->own_se = false;
+}
+
+static int verifier_symbols(struct probe_verifier *v, struct strbuf *why)
+{
+	int ret;
+
+	if (v->se)
+		return 0;
+	/* The running kernel's: /proc/kallsyms. */
+	ret = v->path ? symbol_elf__load(v->path, &v->se) : symbol_elf__load_kallsyms(NULL, &v->se);
+	if (ret) {
+		v->se = NULL;
+		strbuf_addf(why, "the symbols of %s can not be read: %s",
+			    v->path ? v->path : "/proc/kallsyms", symbol_elf__strerror(ret));
+		return -EBADMSG;
+	}
+	v->own_se = true;
+	return 0;
+}
+
+/* The PT_LOAD segment holding @vaddr in its file part, or NULL. */
+static const struct elf_load_segment *segment_of(const struct symbol_elf *se, uint64_t vaddr)
+{
+	for (int i = 0; i < se->nr_loads; i++) {
+		const struct elf_load_segment *l = &se->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr - l->vaddr < l->filesz)
+			return l;
+	}
+	return NULL;
+}
+
+/* Does @sym (a function) hold @vaddr? */
+static bool sym_holds(const struct elf_symbol *sym, uint64_t vaddr)
+{
+	return sym->size ? vaddr >= sym->addr && vaddr - sym->addr < sym->size : vaddr == sym->addr;
+}
+
+/* The symbols a spec's FUNC names: by name (C++/Rust source names too) or glob. */
+static int named_functions(const struct symbol_elf *se, const char *func,
+			   const struct elf_symbol ***out)
+{
+	if (demangle_is_glob(func))
+		return symbol_elf__find_glob(se, func, out);
+	return symbol_elf__find_name(se, func, out);
+}
+
+/* "r", "r->len" -> the name perf gives the argument in the line, or NULL (raw). */
+static char *expected_arg_name(const struct perf_probe_arg *pa)
+{
+	if (pa->name)
+		return xstrdup(pa->name);
+	if (!perf_probe_arg_need_dwarf(pa))
+		return NULL;
+	return perf_probe_arg_default_name(pa);
+}
+
+static bool is_any_args(const struct perf_probe_arg *pa)
+{
+	return !pa->field && pa->var &&
+	       (!strcmp(pa->var, "$vars") || !strcmp(pa->var, "$params") ||
+		!strcmp(pa->var, "$args"));
+}
+
+static bool spec_takes_any_args(const struct perf_probe_event *pev)
+{
+	for (int i = 0; i < pev->nargs; i++)
+		if (is_any_args(&pev->args[i]))
+			return true;
+	return false;
+}
+
+/* The arguments of @tev are @pev's: as many, with the names perf gives them. */
+static int check_args(const struct perf_probe_event *pev, const struct probe_trace_event *tev,
+		      struct strbuf *why)
+{
+	if (spec_takes_any_args(pev))
+		return 0;
+	if (tev->nargs != pev->nargs) {
+		strbuf_addf(why, "%d argument%s where the entry asks for %d", tev->nargs,
+			    tev->nargs == 1 ? "" : "s", pev->nargs);
+		return -EBADMSG;
+	}
+	for (int i = 0; i < pev->nargs; i++) {
+		char *want = expected_arg_name(&pev->args[i]);
+		const char *have = tev->args[i].name;
+		bool same = want && have ? !strcmp(want, have) : !want && !have;
+
+		if (!same)
+			strbuf_addf(why, "argument %d is named %s where the entry asks for %s",
+				    i + 1, have ? have : "nothing", want ? want : "no name");
+		free(want);
+		if (!same)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+/*
+ * Does the line name the file it is placed on: that path, the one it was
+ * cached for, or the same build elsewhere (a path that is not here: the
+ * build host's)?  Another file that is here is not.
+ */
+static bool names_target(struct probe_verifier *v, const char *module)
+{
+	struct build_id there;
+
+	if (!module || !v->path)
+		return false;
+	if (!strcmp(module, v->path) || !strcmp(module, target_ns__inside(v->path)) ||
+	    (v->owner && !strcmp(module, v->owner)))
+		return true;
+	if (access(module, F_OK) < 0)
+		return errno == ENOENT || errno == ENOTDIR;
+	if (!v->bid_read)
+		v->bid_read = filename__read_build_id(v->path, &v->bid) ? -1 : 1;
+	return v->bid_read > 0 && !filename__read_build_id(module, &there) &&
+	       build_id__equal(&there, &v->bid);
+}
+
+/*
+ * The function of the spec holding @vaddr: *@sym, or NULL for "any
+ * function is right but none holds it" (then the caller refuses).
+ */
+static int check_function(struct probe_verifier *v, const struct perf_probe_event *pev,
+			  uint64_t vaddr, const struct elf_symbol **sym, struct strbuf *why)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	const struct elf_symbol **syms = NULL, *at = symbol_elf__find_addr(v->se, vaddr);
+	int nr = 0;
+
+	*sym = NULL;
+	if (pp->function) {
+		nr = named_functions(v->se, pp->function, &syms);
+		for (int i = 0; i < nr && !*sym; i++)
+			if (sym_holds(syms[i], vaddr))
+				*sym = syms[i];
+		free(syms);
+		if (*sym)
+			return 0;
+		if (nr) {
+			strbuf_addf(why, "address 0x%" PRIx64 " is %s%s, not in %s", vaddr,
+				    at ? "in " : "in no function", at ? at->name : "",
+				    pp->function);
+			return -EBADMSG;
+		}
+		if (v->se->dynsym_only) {
+			strbuf_addf(
+				why,
+				"%s is not in the symbol table of %s: the line can not be checked",
+				pp->function, v->path);
+			return -EBADMSG;
+		}
+		/* Inlined everywhere: the line is in some function (below). */
+	} else if (!pp->file) { /* 0xADDR */
+		if (vaddr != pp->abs_address) {
+			strbuf_addf(why, "address 0x%" PRIx64 " is not the requested 0x%" PRIx64,
+				    vaddr, pp->abs_address);
+			return -EBADMSG;
+		}
+		*sym = at && elf_symbol__is_function(at) ? at : NULL;
+		return 0;
+	}
+	if (!at || !elf_symbol__is_function(at)) {
+		strbuf_addf(why, "address 0x%" PRIx64 " is in no function", vaddr);
+		return -EBADMSG;
+	}
+	*sym = at;
+	return 0;
+}
+
+/* Is @vaddr one of @sym's return instructions (a Go %return)? */
+static bool is_return_of(const char *path, const struct elf_symbol *sym, uint64_t vaddr)
+{
+	struct insn_returns r = { 0 };
+	bool found = false;
+
+	if (!insn__find_returns(path, sym->addr, sym->size, &r))
+		for (int i = 0; i < r.nr && !found; i++)
+			found = r.addr[i] == vaddr;
+	insn_returns__clear(&r);
+	return found;
+}
+
+/* A uprobe line's place: segment, function, instruction, return. */
+static int check_uprobe_place(struct probe_verifier *v, const struct perf_probe_event *pev,
+			      const struct probe_trace_event *tev, struct strbuf *why)
+{
+	const struct elf_symbol *sym;
+	const struct elf_load_segment *seg;
+	uint64_t vaddr;
+	int ret;
+
+	if (elf_loads__offset_to_vaddr(v->se->loads, v->se->nr_loads, tev->point.offset, &vaddr) ||
+	    !(seg = segment_of(v->se, vaddr))) {
+		strbuf_addf(why, "offset 0x%lx is in no loaded segment of %s", tev->point.offset,
+			    v->path);
+		return -EBADMSG;
+	}
+	if (!seg->exec) {
+		strbuf_addf(why, "address 0x%" PRIx64 " is not in an executable segment", vaddr);
+		return -EBADMSG;
+	}
+	ret = check_function(v, pev, vaddr, &sym, why);
+	if (ret || !sym || !sym->size)
+		return ret;
+	ret = insn__starts_at(v->path, sym->addr, sym->size, vaddr);
+	if (ret == 0) {
+		strbuf_addf(why, "address 0x%" PRIx64 " is not an instruction start in %s", vaddr,
+			    sym->name);
+		return -EBADMSG;
+	}
+	if (ret < 0 && ret != -EOPNOTSUPP) { /* other machines: no decoder */
+		strbuf_addf(why, "the code of %s can not be read: %s", sym->name, strerror(-ret));
+		return -EBADMSG;
+	}
+	if (pev->point.retprobe && !tev->point.retprobe && !is_return_of(v->path, sym, vaddr)) {
+		strbuf_addf(why,
+			    "a plain probe (p:) at 0x%" PRIx64
+			    " for a %%return request, not at a return of %s",
+			    vaddr, sym->name);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/*
+ * A "_text+OFF" kprobe line (how a -k vmlinux place is written): does the
+ * function @func holds the address?  Through the symbols of the vmlinux,
+ * or of the running kernel.
+ */
+static bool text_offset_in(struct probe_verifier *v, const char *func, uint64_t off,
+			   struct strbuf *why)
+{
+	const struct elf_symbol **text = NULL, **syms = NULL;
+	bool in = false;
+	int nr;
+
+	if (verifier_symbols(v, why))
+		return false;
+	if (symbol_elf__find_name(v->se, "_text", &text) >= 1) {
+		nr = named_functions(v->se, func, &syms);
+		for (int i = 0; i < nr && !in; i++)
+			in = sym_holds(syms[i], text[0]->addr + off);
+	}
+	free(text);
+	free(syms);
+	return in;
+}
+
+/* A kprobe line: the function of the spec, an offset inside it. */
+static int check_kprobe_place(struct probe_verifier *v, const struct perf_probe_event *pev,
+			      const struct probe_trace_event *tev, struct strbuf *why)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	const char *symbol = tev->point.symbol;
+	const struct elf_symbol **syms = NULL;
+	int nr;
+
+	if (!symbol) {
+		if (pp->function || tev->point.address != pp->abs_address) {
+			strbuf_addf(why, "address 0x%" PRIx64 " is not what the entry asks for",
+				    tev->point.address);
+			return -EBADMSG;
+		}
+		return 0;
+	}
+	if (pp->function && !strcmp(symbol, "_text") && strcmp(pp->function, "_text")) {
+		if (text_offset_in(v, pp->function, tev->point.offset, why))
+			return 0;
+		if (!why->len)
+			strbuf_addf(why, "the probe at _text+%lu is not in %s", tev->point.offset,
+				    pp->function);
+		return -EBADMSG;
+	}
+	if (!pp->function || (strcmp(pp->function, symbol) && fnmatch(pp->function, symbol, 0))) {
+		strbuf_addf(why, "the probe is on %s, not on %s", symbol,
+			    pp->function ? pp->function : "a function");
+		return -EBADMSG;
+	}
+	if (!v->path || verifier_symbols(v, why)) { /* sizes only from a -k vmlinux */
+		strbuf_reset(why);
+		return 0;
+	}
+	nr = symbol_elf__find_name(v->se, symbol, &syms);
+	if (nr && syms[0]->size && tev->point.offset >= syms[0]->size) {
+		strbuf_addf(why, "offset %lu is outside %s (%" PRIu64 " bytes)", tev->point.offset,
+			    symbol, syms[0]->size);
+		nr = -EBADMSG;
+	}
+	free(syms);
+	return nr < 0 ? nr : 0;
+}
+
+/* One line of a '#' entry. */
+static int check_spec_line(struct probe_verifier *v, const struct perf_probe_event *pev,
+			   const struct probe_trace_event *tev, struct strbuf *why)
+{
+	if (tev->uprobes != v->uprobes) {
+		strbuf_addstr(why, tev->uprobes ? "a user-space probe in the cache of the kernel"
+						: "a kernel probe in the cache of a file");
+		return -EBADMSG;
+	}
+	if (v->uprobes && !names_target(v, tev->point.module)) {
+		strbuf_addf(why, "the line names another file, %s", tev->point.module);
+		return -EBADMSG;
+	}
+	/* A Go %return is plain probes on the returns (checked with the place). */
+	if (tev->point.retprobe && !pev->point.retprobe) {
+		strbuf_addstr(why, "a return probe (r:) for a request without %return");
+		return -EBADMSG;
+	}
+	if (tev->point.ref_ctr_offset) {
+		strbuf_addf(why,
+			    "a semaphore (ref_ctr_offset 0x%" PRIx64
+			    ") on an entry that is not an SDT marker",
+			    tev->point.ref_ctr_offset);
+		return -EBADMSG;
+	}
+	if (v->uprobes) {
+		if (verifier_symbols(v, why) || check_uprobe_place(v, pev, tev, why))
+			return -EBADMSG;
+	} else if (check_kprobe_place(v, pev, tev, why)) {
+		return -EBADMSG;
+	}
+	return check_args(pev, tev, why);
+}
+
+/*
+ * @line as written on v->path, to compare with what the notes give; with
+ * @bare without its arguments (a line that reads none is a marker's too:
+ * perf writes those when it can not read the operands).
+ */
+static char *canonical_line(const struct probe_verifier *v, const char *line, bool bare)
+{
+	struct probe_trace_event tev = { 0 };
+	char *text;
+	int nargs;
+
+	if (parse_probe_trace_command(line, &tev))
+		return NULL;
+	free(tev.point.module);
+	tev.point.module = xstrdup(v->path);
+	nargs = tev.nargs;
+	if (bare)
+		tev.nargs = 0;
+	text = synthesize_probe_trace_command(&tev);
+	tev.nargs = nargs;
+	clear_probe_trace_event(&tev);
+	return text;
+}
+
+/* One line of a '%' entry: one of the lines the file's notes give. */
+static int check_sdt_line(struct probe_verifier *v, const struct probe_cache_entry *e,
+			  const char *text, const struct probe_trace_event *tev, struct strbuf *why)
+{
+	const struct probe_cache_entry *own;
+	const struct elf_load_segment *seg;
+	uint64_t vaddr;
+	char *line;
+	bool found = false;
+
+	if (!v->uprobes || !tev->uprobes || !names_target(v, tev->point.module)) {
+		strbuf_addf(why, "the line names another file, %s",
+			    tev->point.module ? tev->point.module : "none");
+		return -EBADMSG;
+	}
+	if (!v->sdt && !v->sdt_err) {
+		v->sdt = probe_cache__new();
+		v->sdt_err = probe_cache__add_sdt_entries(v->sdt, v->path, NULL);
+		if (v->sdt_err >= 0)
+			v->sdt_err = 0;
+		else if (v->sdt_err != -EEXIST)
+			pr_debug("SDT notes of %s: %s\n", v->path, strerror(-v->sdt_err));
+	}
+	own = v->sdt ? probe_cache__find(v->sdt, true, e->spec) : NULL;
+	if (!own) {
+		strbuf_addf(why, "%s has no SDT marker %s", v->path, e->spec);
+		return -EBADMSG;
+	}
+	line = canonical_line(v, text, false);
+	for (int i = 0; i < own->nr_lines && !found; i++) {
+		char *mine = canonical_line(v, own->lines[i], !tev->nargs);
+
+		found = mine && line && !strcmp(mine, line);
+		free(mine);
+	}
+	free(line);
+	if (!found) {
+		strbuf_addf(
+			why,
+			"the note of %s in %s gives no such line (address, semaphore or arguments differ)",
+			e->spec, v->path);
+		return -EBADMSG;
+	}
+	if (!tev->point.ref_ctr_offset)
+		return 0;
+	if (verifier_symbols(v, why))
+		return -EBADMSG;
+	if (elf_loads__offset_to_vaddr(v->se->loads, v->se->nr_loads, tev->point.ref_ctr_offset,
+				       &vaddr) ||
+	    !(seg = segment_of(v->se, vaddr)) || !seg->write) {
+		strbuf_addf(why,
+			    "the semaphore (ref_ctr_offset 0x%" PRIx64
+			    ") is not in a writable segment",
+			    tev->point.ref_ctr_offset);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/*
+ * The spec of a header as the spec grammar takes it: "@SRC:LINE" (a file
+ * alone, as perf 6.1 writes it, maybe after "EVENT=") without its '@'.
+ * In @buf.
+ */
+static const char *spec_of(const char *header, struct strbuf *buf)
+{
+	size_t word = strcspn(header, " \t"), at = strcspn(header, "=");
+
+	at = at < word ? at + 1 : 0;
+	strbuf_addstr(buf, header);
+	if (header[at] == '@') {
+		memmove(buf->buf + at, buf->buf + at + 1, buf->len - at);
+		strbuf_setlen(buf, buf->len - 1);
+	}
+	return buf->buf;
+}
+
+int probe_verifier__check(struct probe_verifier *v, const struct probe_cache_entry *e,
+			  int *bad_line, struct strbuf *why)
+{
+	struct perf_probe_event pev = { 0 };
+	int ret = 0;
+
+	*bad_line = e->header_no;
+	if (!e->sdt) {
+		int m = v->uprobes && v->path ? elf_util__machine(v->path) : 0;
+
+		pev.uprobes = v->uprobes;
+		pev.arch = m > 0 ? arch_regs__elf_arch(m) : NULL;
+		struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+
+		ret = parse_perf_probe_command_quiet(spec_of(e->spec, &spec), &pev, &err);
+		if (ret)
+			strbuf_addf(why, "the entry's spec does not parse: %s", err.buf);
+		strbuf_release(&spec);
+		strbuf_release(&err);
+		if (ret)
+			return -EBADMSG;
+	}
+	for (int i = 0; i < e->nr_lines && !ret; i++) {
+		struct probe_trace_event tev = { 0 };
+
+		*bad_line = e->line_nos ? e->line_nos[i] : 0;
+		strbuf_reset(why);
+		if (parse_probe_trace_command(e->lines[i], &tev)) {
+			strbuf_addstr(why, "a trace-event line that does not parse");
+			ret = -EBADMSG;
+		} else if (e->sdt) {
+			ret = check_sdt_line(v, e, e->lines[i], &tev, why);
+		} else {
+			ret = check_spec_line(v, &pev, &tev, why);
+		}
+		clear_probe_trace_event(&tev);
+	}
+	clear_perf_probe_event(&pev);
+	return ret;
+}
+
+char *probe_verify__cache_owner(const char *pc_path)
+{
+	const char *root = buildid_dir();
+	size_t n = strlen(root);
+	char *dir, *slash, *name = NULL;
+
+	if (!pc_path || strncmp(pc_path, root, n) || pc_path[n] != '/')
+		return NULL;
+	dir = xstrdup(pc_path + n);
+	for (int i = 0; i < 2 && (slash = strrchr(dir, '/')); i++)
+		*slash = '\0'; /* drop "/probes", then "/BID" */
+	if (dir[0] == '/')
+		name = xstrdup(dir);
+	free(dir);
+	return name;
+}
+
+int probe_verify__cache_entry(const char *pc_path, const struct probe_cache_entry *e,
+			      const char *path, bool uprobes, struct symbol_elf *se)
+{
+	struct strbuf why = STRBUF_INIT;
+	char *owner;
+	struct probe_verifier v = { .path = path, .uprobes = uprobes, .se = se };
+	int ret, line;
+
+	if (!pc_path)
+		return 0;
+	v.owner = owner = probe_verify__cache_owner(pc_path);
+	ret = probe_verifier__check(&v, e, &line, &why);
+	if (ret) {
+		if (line)
+			pr_err("perf: refusing cached probe %s:%d: %s\n", pc_path, line, why.buf);
+		else
+			pr_err("perf: refusing cached probe %s (%s): %s\n", pc_path, e->spec,
+			       why.buf);
+	}
+	probe_verifier__clear(&v);
+	free(owner);
+	strbuf_release(&why);
+	return ret;
+}
+
+int probe_verify__probes_text(const char *name, const struct build_id *bid, const char *probes,
+			      size_t len, struct strbuf *why)
+{
+	struct probe_cache *pc = probe_cache__new();
+	struct probe_verifier v = { .owner = name };
+	struct build_id here;
+	const char *reason;
+	int ret, line = 0;
+
+	ret = probe_cache__parse(pc, probes, len, &line, &reason);
+	if (ret) {
+		strbuf_addf(why, "line %d: %s", line, reason);
+		goto out;
+	}
+	if (!strcmp(name, KERNEL_CACHE_NAME)) {
+		v.uprobes = false;
+	} else if (!filename__read_build_id(name, &here) && build_id__equal(&here, bid)) {
+		v.uprobes = true;
+		v.path = name;
+	} else {
+		goto out; /* not here: checked where it is used */
+	}
+	for (int i = 0; i < pc->nr && !ret; i++) {
+		struct strbuf reason_sb = STRBUF_INIT;
+
+		ret = probe_verifier__check(&v, &pc->entries[i], &line, &reason_sb);
+		if (ret)
+			strbuf_addf(why, "line %d: %s", line, reason_sb.buf);
+		strbuf_release(&reason_sb);
+	}
+	probe_verifier__clear(&v);
+out:
+	probe_cache__close(pc);
+	return ret;
+}
+
+/* ---- what was placed -------------------------------------------------- */
+
+/*
+ * The point as perf shows an added event: FUNC[+OFF][:RLN][%return][@SRC],
+ * @SRC[:ALN] for a file, without the lazy pattern.
+ */
+static char *added_point(const struct perf_probe_point *pp)
+{
+	struct perf_probe_point p = *pp;
+	struct strbuf sb = STRBUF_INIT;
+	char *text;
+
+	p.lazy_line = NULL;
+	text = synthesize_perf_probe_point(&p);
+	if (!p.function && p.file)
+		strbuf_addch(&sb, '@');
+	strbuf_addstr(&sb, text);
+	free(text);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * An argument as perf shows an added event: NAME=ARG with the name given
+ * or, for a member chain, the name of its last member ("len=r->len",
+ * "peers=peers[1]"); a plain variable or register as it is.
+ */
+static char *added_arg(const struct perf_probe_arg *pa)
+{
+	struct perf_probe_arg bare = *pa;
+	const char *name = pa->name;
+	struct strbuf sb = STRBUF_INIT;
+	char *text;
+
+	for (const struct perf_probe_arg_field *f = pa->field; !pa->name && f; f = f->next)
+		name = f->name[0] == '[' ? (name ? name : pa->var) : f->name;
+	bare.name = NULL;
+	text = synthesize_perf_probe_arg(&bare);
+	if (name)
+		strbuf_addf(&sb, "%s=", name);
+	strbuf_addstr(&sb, text);
+	free(text);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A cached uprobe's place in the symbol table of its file: the function
+ * holding it (*@func, new) and the offset there.  0 or -errno.
+ */
+static int placed_function(const struct probe_trace_event *tev, char **func, uint64_t *off)
+{
+	const struct elf_symbol *sym;
+	struct symbol_elf *se;
+	uint64_t vaddr;
+	int ret;
+
+	if (!tev->uprobes) {
+		/* _text+OFF (a -k vmlinux place) was checked to be in the spec's function. */
+		if (!tev->point.symbol || !strcmp(tev->point.symbol, "_text"))
+			return -ENOENT;
+		*func = xstrdup(tev->point.symbol);
+		*off = tev->point.offset;
+		return 0;
+	}
+	ret = symbol_elf__load(tev->point.module, &se);
+	if (ret)
+		return ret;
+	ret = elf_loads__offset_to_vaddr(se->loads, se->nr_loads, tev->point.offset, &vaddr);
+	sym = ret ? NULL : symbol_elf__find_addr(se, vaddr);
+	if (sym) {
+		*func = xstrdup(sym->name);
+		*off = vaddr - sym->addr;
+	}
+	symbol_elf__delete(se);
+	return sym ? 0 : -ENOENT;
+}
+
+/* The line's arguments are the spec's: as many, the same names. */
+static bool line_has_spec_args(const struct probe_trace_event *tev,
+			       const struct perf_probe_event *pev)
+{
+	struct strbuf why = STRBUF_INIT;
+	bool same = !check_args(pev, tev, &why);
+
+	strbuf_release(&why);
+	return same;
+}
+
+void probe_verify__describe(const struct probe_trace_event *tev, const struct perf_probe_event *pev,
+			    bool demangle, char **point, char **args)
+{
+	struct perf_probe_point pp = pev->point;
+	struct strbuf sb = STRBUF_INIT;
+	char *placed = NULL, *shown = NULL;
+	uint64_t off = 0;
+
+	if (tev->cached && pp.function && !placed_function(tev, &placed, &off)) {
+		pp.function = placed;
+		/* +OFF as placed; FUNC alone (a prologue skip) and lines stay perf's. */
+		if (pp.offset && !pp.line && !pp.lazy_line && !pp.retprobe)
+			pp.offset = off;
+	} else if (pp.function && tev->point.realname && demangle_is_glob(pp.function)) {
+		/* A glob or an alias shows the function actually probed. */
+		pp.function = tev->point.realname;
+	}
+	if (pp.function && demangle)
+		pp.function = shown = demangle_display(pp.function, true);
+	if (pev->sdt) /* perf shows the marker's own name: "%foo__bar" */
+		strbuf_addf(&sb, "%%%s", pev->event ? pev->event : "");
+	else
+		*point = added_point(&pp);
+	if (pev->sdt)
+		*point = strbuf_detach(&sb, NULL);
+	if (!tev->cached || pev->sdt || line_has_spec_args(tev, pev)) {
+		for (int i = 0; i < pev->nargs; i++) {
+			char *a = added_arg(&pev->args[i]);
+
+			strbuf_addf(&sb, "%s%s", i ? " " : "", a);
+			free(a);
+		}
+	} else { /* what the line reads */
+		for (int i = 0; i < tev->nargs; i++) {
+			char *a = synthesize_probe_trace_arg(&tev->args[i]);
+
+			strbuf_addf(&sb, "%s%s", i ? " " : "", a);
+			free(a);
+		}
+	}
+	*args = strbuf_detach(&sb, NULL);
+	free(placed);
+	free(shown);
+}

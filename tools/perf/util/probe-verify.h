@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_PROBE_VERIFY_H
+#define PERF_UTIL_PROBE_VERIFY_H
+
+/*
+ * Cached lines are checked before they are placed.  A probes file is
+ * data anybody who can write the build-id cache (or ship a bundle) chose:
+ * each of an entry's lines must be what resolving the entry's own header
+ * on this file could have given, else the entry is refused with the
+ * file's path and the line's number, and nothing of the command is
+ * placed.  For a '#' entry (a perf probe spec) of a user-space file:
+ *
+ *   - the line names the target file, the path the entry was cached for,
+ *     or a path that is not here or holds the same build (a copy, the
+ *     build host's path), and is a uprobe;
+ *   - "r:" exactly when the spec has %return (a Go %return is plain
+ *     probes on the function's return instructions: "p:" there only);
+ *   - the address lies in an executable PT_LOAD segment, at the start of
+ *     an instruction (capstone, from the function's symbol), inside the
+ *     function the spec names (value..value+size in the symbol table;
+ *     FUNC:LINE, FUNC+OFF, FUNC%return and FUNC;PTN name FUNC; 0xADDR is
+ *     that address; SRC:LINE and SRC;PTN any function); a named function
+ *     the symbol table lacks is refused when the file has no .symtab (the
+ *     line can not be checked), and taken as "any function" when it has
+ *     one (a function inlined everywhere);
+ *   - no semaphore "(ref_ctr_offset)";
+ *   - the arguments are the spec's: as many, each with the name perf
+ *     gives it (NAME=, the last member, VAR[_TYPE], none for raw ones);
+ *     a spec with $vars, $params or $args takes any names.
+ * A '%' entry (an SDT marker) must hold only lines the file's own
+ * .note.stapsdt gives for that PROVIDER:NAME: the same address, the same
+ * semaphore (which must lie in a writable segment) and the same
+ * arguments.  A kernel entry's line names the function of the spec
+ * (glob allowed) and, when its size is known (a -k vmlinux), an offset
+ * inside it.  Instructions are decoded on x86-64 and AArch64; other
+ * machines get every other check.
+ *
+ * Owns: those checks, their one wording, and the "(on ...)" text of an
+ * added event, which for a cached event is derived from the placed line.
+ * May call: probe-cache (the entries, SDT lines), build-id, symbol-elf,
+ * sdt-note, insn, elf-util, target-ns, probe-trace, probe-spec, demangle,
+ * strbuf, debug.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/build-id.h"
+
+struct probe_cache;
+struct probe_cache_entry;
+struct probe_trace_event;
+struct perf_probe_event;
+struct symbol_elf;
+struct strbuf;
+
+/* What the lines of entries are checked against. */
+struct probe_verifier {
+	const char *path;  /* the file the lines are placed on; the kernel: a -k vmlinux or NULL */
+	const char *owner; /* the path the entry was cached for, or NULL */
+	bool uprobes;	   /* a user-space file, not the kernel */
+	struct symbol_elf *se; /* @path's symbols: borrowed when given, else loaded on use */
+	bool own_se;
+	struct probe_cache *sdt; /* @path's own SDT entries, read on first use */
+	int sdt_err;
+	struct build_id bid; /* @path's, read on first use (bid_read: 1 read, -1 failed) */
+	int bid_read;
+};
+
+/*
+ * Check the lines of @e against @v (set up by the caller, zeroed first).
+ * 0, or -EBADMSG with the 1-based line number in *@bad_line (0: the
+ * header, when the entry was not read from a file) and "reason" in @why,
+ * e.g. "address 0x1145 is not an instruction start in handle".
+ */
+int probe_verifier__check(struct probe_verifier *v, const struct probe_cache_entry *e,
+			  int *bad_line, struct strbuf *why);
+
+/* Free what @v loaded (not a borrowed se). */
+void probe_verifier__clear(struct probe_verifier *v);
+
+/*
+ * The entry @e of the probes file @pc_path, before its lines are placed
+ * on @path (uprobes) or the kernel (-k @path or NULL), with @path's
+ * symbols @se (NULL: loaded here): 0, or -EBADMSG after
+ * "perf: refusing cached probe PATH:LINE: reason".  A cache of no file
+ * (@pc_path NULL: the target's own SDT notes) is not checked.
+ */
+int probe_verify__cache_entry(const char *pc_path, const struct probe_cache_entry *e,
+			      const char *path, bool uprobes, struct symbol_elf *se);
+
+/*
+ * The probes text @probes (@len bytes) of the file @name with build-id
+ * @bid, as a bundle brings it: every entry checked against @name when the
+ * file is here with that build-id (the kernel's, "[kernel.kallsyms]",
+ * against the running kernel); a file that is not here is checked when
+ * its lines are used.  0, or -EBADMSG with "line N: reason" in @why.
+ */
+int probe_verify__probes_text(const char *name, const struct build_id *bid, const char *probes,
+			      size_t len, struct strbuf *why);
+
+/*
+ * The build-id cache's name of the file whose probes file is @pc_path
+ * (ROOT/NAME/BID/probes gives NAME), or NULL.  A new string.
+ */
+char *probe_verify__cache_owner(const char *pc_path);
+
+/*
+ * The "(on POINT in FILE with ARGS)" parts of an added event as perf shows
+ * them: *@point "FUNC[+OFF][:RLN][%return][@SRC]", "@SRC[:ALN]" or
+ * "%EVENT", and *@args the arguments ("len=r->len seq"), new strings.
+ * For a cached event (tev->cached) FUNC is the function the placed
+ * address lies in and +OFF its offset there, and the arguments are the
+ * spec's only when the line has them (as many, the same names), else the
+ * line's own.  @demangle: C++ and Rust names by their source names.
+ */
+void probe_verify__describe(const struct probe_trace_event *tev, const struct perf_probe_event *pev,
+			    bool demangle, char **point, char **args);
+
+#endif
