@@ -43,6 +43,14 @@ static int verifier_symbols(struct probe_verifier *v, struct strbuf *why)
 		return 0;
 	/* The running kernel's: /proc/kallsyms. */
 	ret = v->path ? symbol_elf__load(v->path, &v->se) : symbol_elf__load_kallsyms(NULL, &v->se);
+	/*
+	 * A file stripped of every symbol (what hosts without debuginfo run):
+	 * its segments, and the functions its call frame information knows.
+	 */
+	if (ret == -ENODATA && v->path && !symbol_elf__load_layout(v->path, &v->se)) {
+		v->se->dynsym_only = true;
+		ret = 0;
+	}
 	if (ret) {
 		v->se = NULL;
 		strbuf_addf(why, "the symbols of %s can not be read: %s",
@@ -179,12 +187,27 @@ static int check_function(struct probe_verifier *v, const struct perf_probe_even
 				    pp->function);
 			return -EBADMSG;
 		}
-		if (v->se->dynsym_only) {
-			strbuf_addf(
-				why,
-				"%s is not in the symbol table of %s: the line can not be checked",
-				pp->function, v->path);
-			return -EBADMSG;
+		if (v->se->dynsym_only && v->uprobes) {
+			uint64_t start, end;
+
+			/*
+			 * Stripped of its symbol: the function is known only by
+			 * the call frame range holding the address; the line must
+			 * be at an instruction of it (check_uprobe_place()).
+			 */
+			if (symbol_elf__cfi_range(v->path, vaddr, &start, &end)) {
+				strbuf_addf(why,
+					    "address 0x%" PRIx64
+					    " is in no function %s's call frame information knows",
+					    vaddr, v->path);
+				return -EBADMSG;
+			}
+			v->cfi_sym = (struct elf_symbol){ .name = (char *)pp->function,
+							  .addr = start,
+							  .size = end - start,
+							  .type = STT_FUNC };
+			*sym = &v->cfi_sym;
+			return 0;
 		}
 		/* Inlined everywhere: the line is in some function (below). */
 	} else if (!pp->file) { /* 0xADDR */

@@ -46,12 +46,12 @@
 #include <stddef.h>
 
 #include "util/build-id.h"
+#include "util/symbol-elf.h"
 
 struct probe_cache;
 struct probe_cache_entry;
 struct probe_trace_event;
 struct perf_probe_event;
-struct symbol_elf;
 struct strbuf;
 
 /* What the lines of entries are checked against. */
@@ -65,6 +65,8 @@ struct probe_verifier {
 	int sdt_err;
 	struct build_id bid; /* @path's, read on first use (bid_read: 1 read, -1 failed) */
 	int bid_read;
+	/* A stripped file's function by its call frame range (see check_function()). */
+	struct elf_symbol cfi_sym;
 };
 
 /*

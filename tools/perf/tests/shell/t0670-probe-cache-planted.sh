@@ -189,6 +189,26 @@ test_expect_success 'a kernel entry (-k vmlinux) whose line is on another functi
 	grep -qF "perf: refusing cached probe $K:2: the probe is on vfs_read, not on do_sys_open" err
 '
 
+# What hosts without debuginfo run: no .symtab, often no .dynsym entry of
+# the function either.  The function is then known by its call frame
+# range (.eh_frame, which strip keeps): an honest line is placed, one in
+# the middle of an instruction is still refused.
+test_expect_success READELF 'a copy stripped of every symbol: lines checked by its call frames' '
+	strip --strip-all -o "$TEST_TMP/app.s" "$TEST_TMP/app.g" &&
+	! readelf -SW "$TEST_TMP/app.s" | grep -q " \.symtab " &&
+	h=$(file_offset "$A" "$(sym handle)") &&
+	plant "$G:ev=handle" "p:$G/ev $A:$h" &&
+	"$PERF" probe -x "$TEST_TMP/app.s" -D "$G:ev=handle" >out &&
+	grep -q "^p:$G/ev .*:$h$" out &&
+	mid=$(printf %x $((0x$(sym handle) + 2))) &&
+	plant "$G:ev=handle" "p:$G/ev $A:$(file_offset "$A" "$mid")" &&
+	test_refuses "$PERF" probe -x "$TEST_TMP/app.s" -D "$G:ev=handle" &&
+	grep -qF "perf: refusing cached probe $P:2: address 0x$mid is not an instruction start in handle" err &&
+	plant "$G:ev=handle" "p:$G/ev $A:$(file_offset "$A" "$(sym is_admin)")" &&
+	test_refuses "$PERF" probe -x "$TEST_TMP/app.s" -D "$G:ev=handle" &&
+	grep -qF "is not in an executable segment" err
+'
+
 test_expect_success READELF 'the traced program was not disturbed' '
 	"$TEST_TMP/app" 3 >after &&
 	test_cmp_file printed after &&
