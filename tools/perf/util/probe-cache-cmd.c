@@ -34,6 +34,7 @@ static void cache_error(enum probe_cache_doing doing, int err, const char *where
 struct show_ctx {
 	const char *filter;
 	int ret;
+	bool one; /* the cache of -x: a refusal is an error, not skipped */
 };
 
 static int show_one_cache(const struct build_id_cache_entry *ent, const char *dir, void *ctx)
@@ -47,6 +48,8 @@ static int show_one_cache(const struct build_id_cache_entry *ent, const char *di
 	build_id__sprintf(&ent->bid, sbid);
 	if (r == -ENOENT) {
 		/* no probes file: nothing cached */
+	} else if (r == -CACHE_FS_REFUSED && !show->one) {
+		pr_warning("Warning: %s (skipped)\n", err.buf);
 	} else if (r) {
 		cache_error(PROBE_CACHE_LIST, r, dir, &err);
 		show->ret = r;
@@ -64,7 +67,7 @@ static int show_one_cache(const struct build_id_cache_entry *ent, const char *di
 
 int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 {
-	struct show_ctx show = { filter, 0 };
+	struct show_ctx show = { filter, 0, target->target != NULL };
 
 	if (target->target) {
 		struct build_id_cache_entry ent;
@@ -332,8 +335,9 @@ int import_probe_cache(const char *file)
 
 		probe_cache__parse(src, e->probes, e->probes_len, &bad_line, &reason);
 		ret = build_id_cache__add(e->name, NULL, &e->bid, false);
+		strbuf_reset(&why);
 		if (!ret)
-			ret = probe_cache__open(dir, true, &dst, NULL);
+			ret = probe_cache__open(dir, true, &dst, &why);
 		if (!ret) {
 			merge_cache(dst, src, &added, &updated, &kept);
 			if (added || updated)
@@ -342,7 +346,8 @@ int import_probe_cache(const char *file)
 		build_id__sprintf(&e->bid, sbid);
 		if (ret)
 			pr_err("Error: Failed to import the probes of %s (%s): %s\n", e->name, sbid,
-			       strerror(-ret));
+			       ret == -CACHE_FS_REFUSED && why.len ? why.buf
+								    : build_id_cache__strerror(ret));
 		else
 			pr_info("Imported %s (%s): %d new, %d updated, %d already cached\n",
 				e->name, sbid, added, updated, kept);

@@ -53,9 +53,8 @@ static int embed_check(const char *text, size_t len, const struct build_id *bid,
 /* The probes file of @bid in the build-id cache (through its .build-id link). */
 static char *cached_probes(const struct build_id *bid)
 {
-	char *link = build_id_cache__linkname(bid), *dir = realpath(link, NULL), *path;
+	char *dir = build_id_cache__link_dir(bid), *path;
 
-	free(link);
 	if (!dir)
 		return NULL;
 	path = path_join(dir, "probes");

@@ -1177,7 +1177,7 @@ static int probe_batch__cache(const struct probe_batch *b, const struct perf_pro
 	ret = build_id_cache__add(name, t.path, &bid, false);
 	if (ret) {
 		pr_err("Error: Failed to add %s to the build-id cache %s: %s\n", name,
-		       buildid_dir(), strerror(-ret));
+		       buildid_dir(), build_id_cache__strerror(ret));
 		goto out;
 	}
 	dir = build_id_cache__dirname(name, &bid);

@@ -347,7 +347,7 @@ int probe_target__cache_id(const struct probe_target *t, char **name, struct bui
 char *probe_target__cache_entry(const struct probe_target *t, const char *file)
 {
 	struct build_id bid;
-	char *name, *dir, *path, *link;
+	char *name, *dir, *path;
 
 	if (probe_target__cache_id(t, &name, &bid))
 		return NULL;
@@ -362,11 +362,8 @@ char *probe_target__cache_entry(const struct probe_target *t, const char *file)
 		free(path);
 		free(dir);
 		dir = NULL;
-		if (i == 0) {
-			link = build_id_cache__linkname(&bid);
-			dir = realpath(link, NULL);
-			free(link);
-		}
+		if (i == 0)
+			dir = build_id_cache__link_dir(&bid);
 	}
 	return NULL;
 }
