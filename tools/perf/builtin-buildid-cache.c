@@ -117,7 +117,8 @@ static int add_files(struct str_list *list, bool force, bool update)
 		pr_debug("%s %s %s: %s\n", update ? "Updating" : "Adding", sbid, files[i].arg,
 			 ok_or_fail(err));
 		if (err) {
-			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg, build_id_cache__strerror(err));
+			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg,
+			       build_id_cache__strerror(err));
 			ret = -1;
 		} else {
 			add_sdt_markers(&files[i], update);
@@ -176,7 +177,8 @@ static int remove_files(struct str_list *list, bool force)
 				ret = -1;
 			}
 		} else if (err) {
-			pr_err("Couldn't remove %s: %s\n", files[i].arg, build_id_cache__strerror(err));
+			pr_err("Couldn't remove %s: %s\n", files[i].arg,
+			       build_id_cache__strerror(err));
 			ret = -1;
 		}
 	}
@@ -213,7 +215,8 @@ static int purge_files(struct str_list *list, bool force)
 		if (nr)
 			pr_debug("Purging %s: %s\n", list->items[i], ok_or_fail(err));
 		if (err) {
-			pr_err("Couldn't purge %s: %s\n", list->items[i], build_id_cache__strerror(err));
+			pr_err("Couldn't purge %s: %s\n", list->items[i],
+			       build_id_cache__strerror(err));
 			ret = -1;
 		}
 		build_id_cache__free_entries(entries, nr > 0 ? nr : 0);

@@ -45,7 +45,8 @@ void cache_fs__why_untrusted(const char *path, const struct stat *st, struct str
 static void why_not_dir(const char *path, const struct stat *st, struct strbuf *err)
 {
 	if (S_ISLNK(st->st_mode))
-		strbuf_addf(err, "refusing %s: a symbolic link where a directory should be; remove it",
+		strbuf_addf(err,
+			    "refusing %s: a symbolic link where a directory should be; remove it",
 			    path);
 	else
 		strbuf_addf(err, "refusing %s: not a directory; remove it", path);
@@ -128,7 +129,8 @@ int cache_fs__open_dir(int dirfd, const char *base, const char *rel, struct cach
 			else if (errno != EEXIST)
 				ret = -errno;
 			if (!ret)
-				next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				next = openat(fd, name,
+					      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		}
 		if (!ret && next < 0) {
 			struct stat st;

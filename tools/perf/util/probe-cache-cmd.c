@@ -347,7 +347,7 @@ int import_probe_cache(const char *file)
 		if (ret)
 			pr_err("Error: Failed to import the probes of %s (%s): %s\n", e->name, sbid,
 			       ret == -CACHE_FS_REFUSED && why.len ? why.buf
-								    : build_id_cache__strerror(ret));
+								   : build_id_cache__strerror(ret));
 		else
 			pr_info("Imported %s (%s): %d new, %d updated, %d already cached\n",
 				e->name, sbid, added, updated, kept);

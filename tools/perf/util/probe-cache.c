@@ -633,7 +633,8 @@ void probe_caches__mark_dirty(const char *probes_path)
 	strbuf_addch(&sb, '\n');
 	if (rootfd >= 0)
 		fd = openat(rootfd, PROBE_INDEX_DIRTY,
-			    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+			    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+			    0644);
 	/* Only a file of ours: another's, a FIFO, is not written to. */
 	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !cache_fs__trusted(&st))) {
 		close(fd);

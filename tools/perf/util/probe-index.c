@@ -909,7 +909,8 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 	 */
 	rootfd = build_id_cache__root_fd(false, &err);
 	if (keep && ret > 0 && rootfd >= 0 && access(buildid_dir(), W_OK) == 0) {
-		if (cache_fs__write_atomic(rootfd, PROBE_INDEX_NAME, text.buf, text.len, 0644, false))
+		if (cache_fs__write_atomic(rootfd, PROBE_INDEX_NAME, text.buf, text.len, 0644,
+					   false))
 			pr_debug("Not writing the probe cache index %s\n", path);
 		else if (had_dirty &&
 			 fstatat(rootfd, PROBE_INDEX_DIRTY, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
