@@ -313,10 +313,9 @@ static struct strbuf refusal = STRBUF_INIT;
 
 static int refused(int ret, struct strbuf *err)
 {
-	if (ret == -CACHE_FS_REFUSED) {
-		strbuf_reset(&refusal);
+	strbuf_reset(&refusal);
+	if (ret == -CACHE_FS_REFUSED)
 		strbuf_add(&refusal, err->buf, err->len);
-	}
 	strbuf_release(err);
 	return ret;
 }
@@ -551,16 +550,20 @@ int build_id_cache__add(const char *name, const char *file, const struct build_i
 		ret = rootfd;
 		goto out;
 	}
-	dfd = cache_fs__open_dir(rootfd, buildid_dir(), rel, &made, &err);
-	if (dfd < 0) {
-		ret = dfd;
-		goto out;
-	}
 	/* Its writers take turns: what one made, another does not undo. */
-	if (flock(dfd, LOCK_EX) < 0) {
-		ret = -errno;
-		goto out;
+	for (int tries = 0; tries < 100; tries++) {
+		dfd = cache_fs__open_dir(rootfd, buildid_dir(), rel, &made, &err);
+		ret = dfd < 0 ? dfd : cache_fs__lock(dfd, rootfd, rel);
+		if (ret <= 0)
+			break;
+		close(dfd); /* removed by the one before: made again */
+		dfd = -1;
+		cache_fs__made_release(&made);
 	}
+	if (ret > 0)
+		ret = -EAGAIN;
+	if (ret)
+		goto out;
 	for (size_t i = 0; i < ARRAY_SIZE(kept); i++)
 		cache_fs__remove_junk(dfd, kept[i], false);
 	ret = file ? keep_file(file, dfd, "elf", force) : 0;
@@ -620,16 +623,19 @@ int build_id_cache__remove(const char *name, const struct build_id *bid)
 	*slash = '\0';
 	strbuf_addf(&parent, "%s/%s", buildid_dir(), rel);
 	pfd = cache_fs__open_dir(rootfd, buildid_dir(), rel, NULL, &err);
-	efd = pfd < 0 ? pfd : cache_fs__open_dir(pfd, parent.buf, sbid, NULL, &err);
-	if (efd < 0) {
-		ret = efd;
-		goto out;
-	}
 	/* A writer of it finishes first; one that waits sees it is gone. */
-	if (flock(efd, LOCK_EX) < 0) {
-		ret = -errno;
-		goto out;
+	for (int tries = 0; tries < 100; tries++) {
+		efd = pfd < 0 ? pfd : cache_fs__open_dir(pfd, parent.buf, sbid, NULL, &err);
+		ret = efd < 0 ? efd : cache_fs__lock(efd, pfd, sbid);
+		if (ret <= 0)
+			break;
+		close(efd);
+		efd = -1;
 	}
+	if (ret > 0)
+		ret = -EAGAIN;
+	if (ret)
+		goto out;
 	ret = cache_fs__remove_tree(pfd, sbid);
 	if (ret)
 		goto out;
@@ -746,11 +752,12 @@ char *build_id_cache__link_entry(const char *bucket, const char *link, struct bu
 	}
 	if (name) {
 		erel = entry_rel(name, bid);
+		/* One nobody vouches for is listed: its users refuse it, by name. */
 		efd = cache_fs__open_dir(rootfd, buildid_dir(), erel, NULL, &err);
-		if (efd < 0) {
+		if (efd < 0 && efd != -CACHE_FS_REFUSED) {
 			free(name);
 			name = NULL;
-		} else {
+		} else if (efd >= 0) {
 			close(efd);
 		}
 		free(erel);

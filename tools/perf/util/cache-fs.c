@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -158,6 +159,17 @@ int cache_fs__open_dir(int dirfd, const char *base, const char *rel, struct cach
 		return ret;
 	}
 	return fd;
+}
+
+int cache_fs__lock(int fd, int dirfd, const char *rel)
+{
+	struct stat a, b;
+
+	if (flock(fd, LOCK_EX) < 0 || fstat(fd, &a) < 0)
+		return -errno;
+	if (fstatat(dirfd, rel, &b, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 1 : -errno;
+	return a.st_ino != b.st_ino || a.st_dev != b.st_dev;
 }
 
 void cache_fs__made_release(struct cache_fs_made *made)

@@ -22,8 +22,11 @@
 
 #include "util/strbuf.h"
 
-/* The error of a path refused by the trust rule (its line is in @err). */
-#define CACHE_FS_REFUSED EUCLEAN
+/*
+ * The error of a path refused by the trust rule (its line is in @err):
+ * "permission denied", perf probe's exit status 243.
+ */
+#define CACHE_FS_REFUSED EACCES
 
 /* Junk of a writer whose PID is alive is still removed when older than this. */
 #define CACHE_FS_JUNK_AGE_SEC (24 * 3600)
@@ -66,6 +69,13 @@ int cache_fs__open_dir(int dirfd, const char *base, const char *rel, struct cach
  * when it is empty (what another writer put there stays), and free it.
  */
 void cache_fs__unmake(int dirfd, struct cache_fs_made *made);
+/*
+ * Take the exclusive lock of directory @fd and make sure it is still the
+ * one at @rel of @dirfd: one removed meanwhile by a writer that held the
+ * lock before is seen by nobody, and what is written there is lost.  0
+ * (locked), 1 (moved or gone: close it and open again), or -errno.
+ */
+int cache_fs__lock(int fd, int dirfd, const char *rel);
 /* Free @made, keeping the directories. */
 void cache_fs__made_release(struct cache_fs_made *made);
 

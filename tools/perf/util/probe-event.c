@@ -517,10 +517,9 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 					      struct probe_trace_event **tevs)
 {
 	struct probe_cache *pc;
-	int ret = 0;
+	int ret = probe_target__open_cache(t, &pc); /* kept for the next spec */
 
-	if (!probe_target__open_cache(t, &pc)) /* kept for the next spec */
-		ret = find_in_cache(pc, pev, t, tevs);
+	ret = ret < 0 ? ret : ret ? 0 : find_in_cache(pc, pev, t, tevs);
 	if (ret == 0 && pev->sdt)
 		ret = find_sdt_in_binary(pev, t, tevs);
 	if (ret == 0 && pev->sdt && !t->uprobes && !t->path && !t->module)

@@ -393,6 +393,7 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
 	static struct {
 		char *key;
 		struct probe_cache *pc;
+		int refused;
 	} memo;
 	const char *key = t->path ? t->path : t->module ? t->module : "";
 	struct strbuf err = STRBUF_INIT;
@@ -401,12 +402,13 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
 
 	if (memo.key && !strcmp(memo.key, key)) {
 		*pc = memo.pc;
-		return memo.pc ? 0 : 1;
+		return memo.refused ? memo.refused : memo.pc ? 0 : 1;
 	}
 	free(memo.key);
 	probe_cache__close(memo.pc);
 	memo.key = xstrdup(key);
 	memo.pc = NULL;
+	memo.refused = 0;
 	*pc = NULL;
 	dir = probe_target__cache_entry(t, "probes");
 	if (!dir && !fetch_embedded_cache(t))
@@ -422,12 +424,17 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
 		pr_warning("Warning: %s\n", msg.buf);
 		strbuf_release(&msg);
 	}
+	/* The cache of this very target, another's to steer: not a miss. */
+	if (ret == -CACHE_FS_REFUSED) {
+		pr_err("Error: %s\n", err.buf);
+		memo.refused = ret;
+	}
 	strbuf_release(&err);
 	free(dir);
 	if (ret)
 		memo.pc = NULL;
 	*pc = memo.pc;
-	return ret ? 1 : 0;
+	return memo.refused ? memo.refused : ret ? 1 : 0;
 }
 
 /*
