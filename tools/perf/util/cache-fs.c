@@ -312,7 +312,8 @@ void cache_fs__remove_junk(int dirfd, const char *name, bool locked)
 {
 	struct strbuf prefix = STRBUF_INIT;
 	struct dirent *de;
-	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	/* A new open of it: a dup would share (and leave) the listing's offset. */
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 
 	if (!d) {

@@ -20,7 +20,7 @@ refused_in_time() {
 		return 1
 		;;
 	esac
-	test_line_count = 1 err && grep -q "$_pat" err
+	[ "$(wc -l <err)" -eq 1 ] && grep -q "$_pat" err
 }
 
 test_expect_success 'setup: a program and its cached spec' '
