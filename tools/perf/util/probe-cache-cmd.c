@@ -90,13 +90,21 @@ int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 	return show.ret;
 }
 
-/* Remove the entries of the cache in @dir whose spec matches @filter. */
-static int del_cache_entries(const char *dir, const char *filter, int *removed)
+/*
+ * Remove the entries of the cache in @dir whose spec matches @filter.  In
+ * a @walk over every cache, one nobody vouches for is skipped with a warning.
+ */
+static int del_cache_entries(const char *dir, const char *filter, int *removed, bool walk)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct probe_cache *pc;
 	int n = 0, ret = probe_cache__open(dir, true, &pc, &err);
 
+	if (ret == -CACHE_FS_REFUSED && walk) {
+		pr_warning("Warning: %s (skipped)\n", err.buf);
+		strbuf_release(&err);
+		return 0;
+	}
 	if (ret) {
 		cache_error(PROBE_CACHE_UPDATE, ret, dir, &err);
 		strbuf_release(&err);
@@ -130,7 +138,7 @@ static int del_one_cache(const struct build_id_cache_entry *ent, const char *dir
 	struct del_ctx *d = ctx;
 
 	(void)ent;
-	return del_cache_entries(dir, d->filter, &d->removed);
+	return del_cache_entries(dir, d->filter, &d->removed, true);
 }
 
 int del_probe_cache(const struct perf_probe_event *target, const char *filter)
@@ -146,7 +154,7 @@ int del_probe_cache(const struct perf_probe_event *target, const char *filter)
 			return ret;
 		dir = probe_target__cache_entry(&t, "probes");
 		if (dir)
-			ret = del_cache_entries(dir, filter, &removed);
+			ret = del_cache_entries(dir, filter, &removed, false);
 		free(dir);
 		probe_target__clear(&t);
 	} else {
@@ -165,7 +173,8 @@ int del_probe_cache(const struct perf_probe_event *target, const char *filter)
 /* Bundles: --cache --export FILE [-x BIN...] and --cache --import FILE. */
 
 /* Add to @b the cache of @name/@bid; 0, 1 when it is empty, or -errno. */
-static int bundle_add_cache(struct probe_bundle *b, const char *name, const struct build_id *bid)
+static int bundle_add_cache(struct probe_bundle *b, const char *name, const struct build_id *bid,
+			    bool walk)
 {
 	char *dir = build_id_cache__dirname(name, bid);
 	char *path = path_join(dir, "probes");
@@ -173,10 +182,14 @@ static int bundle_add_cache(struct probe_bundle *b, const char *name, const stru
 	struct probe_cache *pc;
 	int ret = probe_cache__open(dir, false, &pc, &err);
 
-	if (ret == -ENOENT)
+	if (ret == -ENOENT) {
 		ret = 1;
-	else if (ret)
+	} else if (ret == -CACHE_FS_REFUSED && walk) { /* every cache: skipped */
+		pr_warning("Warning: %s (skipped)\n", err.buf);
+		ret = 1;
+	} else if (ret) {
 		cache_error(PROBE_CACHE_EXPORT, ret, path, &err);
+	}
 	if (!ret) {
 		if (pc->nr) {
 			probe_cache__format(pc, &text);
@@ -199,7 +212,7 @@ static int export_one_cache(const struct build_id_cache_entry *ent, const char *
 	int ret;
 
 	(void)dir;
-	ret = bundle_add_cache(ctx, ent->name, &ent->bid);
+	ret = bundle_add_cache(ctx, ent->name, &ent->bid, true);
 	return ret < 0 ? ret : 0;
 }
 
@@ -225,7 +238,7 @@ int export_probe_cache(const char *file, const char *const *targets, int ntarget
 				pr_err("Error: Failed to read the build-id of %s: %s\n", t.path,
 				       build_id__strerror(ret));
 			else
-				ret = bundle_add_cache(&b, name, &bid);
+				ret = bundle_add_cache(&b, name, &bid, false);
 			if (ret == 1)
 				pr_warning("Warning: %s has no cached probes\n", t.path);
 			free(name);

@@ -14,6 +14,7 @@
 #include "util/debuginfod.h"
 #include "util/probe-cache.h"
 #include "util/probe-embed.h"
+#include "util/probe-limits.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -279,7 +280,7 @@ int probe_embed__write(const char *file)
 	}
 	build_id__sprintf(&bid, sbid);
 	probes = cached_probes(&bid);
-	if (!probes || strbuf_read_file(&text, probes) < 0) {
+	if (!probes || strbuf_read_regular(&text, AT_FDCWD, probes, PROBE_CACHE_MAX_FILE) < 0) {
 		pr_err("Error: no probe cache of build-id %s (of %s): add its probes with perf probe --cache first\n",
 		       sbid, file);
 		ret = -ENOENT;

@@ -857,7 +857,6 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 				    void *ctx)
 {
 	char *path = probe_index_path(PROBE_INDEX_NAME);
-	char *dirty_path = probe_index_path(PROBE_INDEX_DIRTY);
 	struct strbuf text = STRBUF_INIT;
 	struct probe_index_stamp stamp;
 	struct probe_index idx;
@@ -869,7 +868,9 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 	int fd, rootfd, ret = 0, nr_dirty;
 
 	probe_index_stamp(&stamp);
-	had_dirty = stat(dirty_path, &dst) == 0;
+	rootfd = build_id_cache__root_fd(false, &err);
+	had_dirty =
+		rootfd >= 0 && fstatat(rootfd, PROBE_INDEX_DIRTY, &dst, AT_SYMLINK_NOFOLLOW) == 0;
 	nr_dirty = had_dirty ? dirty_dirs(&dirty) : (dirty = NULL, 0);
 	fd = open_index_file(PROBE_INDEX_NAME);
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
@@ -907,7 +908,6 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 	 * leaves the build-id cache as it was.  The list of changed entries is
 	 * dropped with it, unless it grew meanwhile.
 	 */
-	rootfd = build_id_cache__root_fd(false, &err);
 	if (keep && ret > 0 && rootfd >= 0 && access(buildid_dir(), W_OK) == 0) {
 		if (cache_fs__write_atomic(rootfd, PROBE_INDEX_NAME, text.buf, text.len, 0644,
 					   false))
@@ -920,7 +920,6 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 	strbuf_release(&err);
 	lsdir_free(dirty, nr_dirty);
 	strbuf_release(&text);
-	free(dirty_path);
 	free(path);
 	return ret;
 }
