@@ -103,7 +103,9 @@ test_expect_success ROOT,SETPRIV 'a walk over every cache skips the untrusted en
 test_expect_success ROOT,SETPRIV '--cache --export and --del over every cache skip it with one warning' '
 	R=$TEST_TMP/r4 && E=$R$TEST_TMP/app/$BID &&
 	PERF_BUILDID_DIR=$R "$PERF" probe --cache --export "$TEST_TMP/all.bundle" 2>err &&
-	test_line_count = 1 err && grep -q "^Warning: refusing $E/probes: writable by its group" err &&
+	grep -c "^Warning:" err >n && test "$(cat n)" = 1 &&
+	grep -q "^Warning: refusing $E/probes: writable by its group" err &&
+	grep -q "^Exported 1 cached probe of 1 binary" err &&
 	PERF_BUILDID_DIR=$R "$PERF" probe --cache --del "$G:*" 2>err &&
 	grep -q "^Warning: refusing $E/probes: writable by its group" err &&
 	grep -q "^Removed cached event: $G:o1=handle" err &&
