@@ -331,8 +331,14 @@ int build_id_cache__root_fd(bool create, struct strbuf *err)
 {
 	/* Checked once per command, kept open: every walk starts from it. */
 	static int fd = -1;
+	struct stat st;
 	int ret;
 
+	/* A writer makes a root removed since (st_nlink 0) again. */
+	if (fd >= 0 && create && fstat(fd, &st) == 0 && st.st_nlink == 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd >= 0)
 		return fd;
 	ret = cache_fs__open_root(buildid_dir(), create, err);

@@ -535,9 +535,9 @@ static int collect_sdt_events(const struct build_id_cache_entry *ent, const char
 	struct probe_cache *pc;
 	int ret = probe_cache__open(dir, false, &pc, &err);
 
-	if (ret == -EBADMSG) {
+	if (ret == -EBADMSG || ret == -CACHE_FS_REFUSED) {
 		probe_cache__strerror(PROBE_CACHE_USE, ret, dir, err.buf, &msg);
-		pr_warning("Warning: %s\n", msg.buf);
+		pr_warning("Warning: %s%s\n", msg.buf, ret == -EBADMSG ? "" : " (skipped)");
 	}
 	for (int j = 0; !ret && j < pc->nr; j++)
 		if (pc->entries[j].sdt)
