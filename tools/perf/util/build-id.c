@@ -733,18 +733,15 @@ static bool name_is_plain(const char *name)
 	return true;
 }
 
-char *build_id_cache__link_entry(const char *bucket, const char *link, struct build_id *bid)
+/* The entry the link @link of the open bucket @bfd leads to, as link_entry. */
+static char *link_entry_at(int rootfd, int bfd, const char *bucket, const char *link,
+			   struct build_id *bid)
 {
-	struct strbuf err = STRBUF_INIT, rel = STRBUF_INIT;
 	char target[PATH_MAX], sbid[SBUILD_ID_SIZE + 8];
 	char *name = NULL, *erel;
-	int rootfd, bfd, efd;
-	ssize_t n;
+	struct stat st;
+	ssize_t n = readlinkat(bfd, link, target, sizeof(target) - 1);
 
-	rootfd = build_id_cache__root_fd(false, &err);
-	strbuf_addf(&rel, ".build-id/%s", bucket);
-	bfd = rootfd < 0 ? -1 : cache_fs__open_dir(rootfd, buildid_dir(), rel.buf, NULL, &err);
-	n = bfd < 0 ? -1 : readlinkat(bfd, link, target, sizeof(target) - 1);
 	snprintf(sbid, sizeof(sbid), "%s%s", bucket, link);
 	/* Resolved by hand, within the root: never where the link says. */
 	if (n > 0 && !build_id__from_hex(bid, sbid)) {
@@ -756,20 +753,34 @@ char *build_id_cache__link_entry(const char *bucket, const char *link, struct bu
 		free(name);
 		name = NULL;
 	}
-	if (name) {
-		erel = entry_rel(name, bid);
-		/* One nobody vouches for is listed: its users refuse it, by name. */
-		efd = cache_fs__open_dir(rootfd, buildid_dir(), erel, NULL, &err);
-		if (efd < 0 && efd != -CACHE_FS_REFUSED) {
-			free(name);
-			name = NULL;
-		} else if (efd >= 0) {
-			close(efd);
-		}
-		free(erel);
+	if (!name)
+		return NULL;
+	/*
+	 * Only whether it is there: its users open it through the checked
+	 * walk and refuse it, by name, when it is another's or a link.
+	 */
+	erel = entry_rel(name, bid);
+	if (fstatat(rootfd, erel, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !(S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode))) {
+		free(name);
+		name = NULL;
 	}
-	if (bfd >= 0)
+	free(erel);
+	return name;
+}
+
+char *build_id_cache__link_entry(const char *bucket, const char *link, struct build_id *bid)
+{
+	struct strbuf err = STRBUF_INIT, rel = STRBUF_INIT;
+	int rootfd = build_id_cache__root_fd(false, &err), bfd;
+	char *name = NULL;
+
+	strbuf_addf(&rel, ".build-id/%s", bucket);
+	bfd = rootfd < 0 ? -1 : cache_fs__open_dir(rootfd, buildid_dir(), rel.buf, NULL, &err);
+	if (bfd >= 0) {
+		name = link_entry_at(rootfd, bfd, bucket, link, bid);
 		close(bfd);
+	}
 	strbuf_release(&rel);
 	strbuf_release(&err);
 	return name;
@@ -792,48 +803,57 @@ char *build_id_cache__link_dir(const struct build_id *bid)
 	return dir;
 }
 
-/* A directory of the cache that a walk over every entry skips, with one warning. */
-static bool walk_refuses(const char *rel)
+/*
+ * Open directory @rel of the cache for a walk over every entry: an fd, or
+ * -errno; one it refuses is skipped, with one warning.
+ */
+static int walk_open(int rootfd, const char *rel)
 {
 	struct strbuf err = STRBUF_INIT;
-	int rootfd = build_id_cache__root_fd(false, &err), fd;
+	int fd = rootfd < 0 ? rootfd : cache_fs__open_dir(rootfd, buildid_dir(), rel, NULL, &err);
 
-	fd = rootfd < 0 ? rootfd : cache_fs__open_dir(rootfd, buildid_dir(), rel, NULL, &err);
 	if (fd == -CACHE_FS_REFUSED)
 		pr_warning("Warning: %s (skipped)\n", err.buf);
-	if (fd >= 0)
-		close(fd);
 	strbuf_release(&err);
-	return fd == -CACHE_FS_REFUSED;
+	return fd;
 }
 
 int build_id_cache__list(struct build_id_cache_entry **entries)
 {
+	struct strbuf err = STRBUF_INIT;
 	char *root = path_join(buildid_dir(), ".build-id");
+	int rootfd = build_id_cache__root_fd(false, &err), fd = walk_open(rootfd, ".build-id");
 	char **dirs = NULL;
 	int nr = 0, ndirs;
 
 	*entries = NULL;
-	ndirs = walk_refuses(".build-id") ? 0 : lsdir(root, lsdir_no_dot_filter, &dirs);
+	ndirs = fd < 0 ? 0 : lsdir(root, lsdir_no_dot_filter, &dirs);
+	if (fd >= 0)
+		close(fd);
 	for (int i = 0; i < ndirs; i++) {
 		char *sub = path_join(root, dirs[i]), *rel = path_join(".build-id", dirs[i]);
+		int bfd = walk_open(rootfd, rel), nlinks = 0;
 		char **links = NULL;
-		int nlinks = walk_refuses(rel) ? 0 : lsdir(sub, lsdir_no_dot_filter, &links);
 
+		if (bfd >= 0)
+			nlinks = lsdir(sub, lsdir_no_dot_filter, &links);
 		for (int j = 0; j < nlinks; j++) {
 			struct build_id bid;
-			char *name = build_id_cache__link_entry(dirs[i], links[j], &bid);
+			char *name = link_entry_at(rootfd, bfd, dirs[i], links[j], &bid);
 
 			if (name)
 				entries_append(entries, &nr, name, &bid);
 		}
 		if (nlinks > 0)
 			lsdir_free(links, nlinks);
+		if (bfd >= 0)
+			close(bfd);
 		free(rel);
 		free(sub);
 	}
 	if (ndirs > 0)
 		lsdir_free(dirs, ndirs);
+	strbuf_release(&err);
 	free(root);
 	if (nr)
 		qsort(*entries, nr, sizeof(**entries), cmp_entries_by_bid);

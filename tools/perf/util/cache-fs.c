@@ -21,7 +21,11 @@
 
 bool cache_fs__trusted(const struct stat *st)
 {
-	if (st->st_uid != geteuid() && st->st_uid != 0)
+	static uid_t euid = (uid_t)-1;
+
+	if (euid == (uid_t)-1)
+		euid = geteuid();
+	if (st->st_uid != euid && st->st_uid != 0)
 		return false;
 	/* A link's own mode means nothing; its directory is what is checked. */
 	return S_ISLNK(st->st_mode) || !(st->st_mode & (S_IWGRP | S_IWOTH));
@@ -98,67 +102,161 @@ static void made_add(struct cache_fs_made *made, const char *rel, size_t len)
 	made->rel[made->nr++] = xstrndup(rel, len);
 }
 
+/*
+ * The directories of the last walk that made nothing, so that the next one
+ * starts from the deepest one they share (a walk over every entry goes
+ * down the same directories again and again).  Their checks hold for the
+ * command.  Never the last component of a walk: that one is opened anew,
+ * so an entry removed and made again since is seen as the new one.
+ */
+static struct {
+	int dirfd;
+	char *base;
+	char **names;
+	int *fds;
+	int nr, alloc, alloc_fds;
+} memo = { .dirfd = -1 };
+
+void cache_fs__forget(void)
+{
+	for (int i = 0; i < memo.nr; i++) {
+		close(memo.fds[i]);
+		free(memo.names[i]);
+	}
+	memo.nr = 0;
+	free(memo.base);
+	memo.base = NULL;
+	memo.dirfd = -1;
+}
+
+/* Keep the first @k directories of the memo of walks from @dirfd (@base). */
+static void memo_keep(int dirfd, const char *base, int k)
+{
+	if (memo.dirfd != dirfd || !memo.base || strcmp(memo.base, base)) {
+		cache_fs__forget();
+		memo.dirfd = dirfd;
+		memo.base = xstrdup(base);
+		return;
+	}
+	while (memo.nr > k) {
+		memo.nr--;
+		close(memo.fds[memo.nr]);
+		free(memo.names[memo.nr]);
+	}
+}
+
+static void memo_push(const char *name, int fd)
+{
+	ALLOC_GROW(memo.names, memo.nr + 1, memo.alloc);
+	ALLOC_GROW(memo.fds, memo.nr + 1, memo.alloc_fds);
+	memo.names[memo.nr] = xstrdup(name);
+	memo.fds[memo.nr++] = fd;
+}
+
+/* The components of @rel, or -EINVAL for a "." or "..". */
+static int split_rel(const char *rel, char ***out)
+{
+	char **v = NULL;
+	int n = 0, alloc = 0;
+
+	for (const char *p = rel; *p;) {
+		size_t len = strcspn(p, "/");
+
+		if ((len == 1 && p[0] == '.') || (len == 2 && !strncmp(p, "..", 2))) {
+			lsdir_free(v, n);
+			return -EINVAL;
+		}
+		if (len) {
+			ALLOC_GROW(v, n + 1, alloc);
+			v[n++] = xstrndup(p, len);
+		}
+		p += len + (p[len] == '/');
+	}
+	*out = v;
+	return n;
+}
+
+/*
+ * Open directory @name of @fd (@path, its name added) as the walk does;
+ * with @made, make it when missing and note it as @sofar.
+ */
+static int walk_one(int fd, const char *name, struct strbuf *path, const char *sofar,
+		    struct cache_fs_made *made, struct strbuf *err)
+{
+	int next, ret = 0;
+
+	strbuf_addf(path, "/%s", name);
+	next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (next < 0 && errno == ENOENT && made) {
+		if (mkdirat(fd, name, 0755) == 0)
+			made_add(made, sofar, strlen(sofar));
+		else if (errno != EEXIST)
+			return -errno;
+		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (next < 0) {
+		struct stat st;
+
+		ret = -errno;
+		if ((ret == -ELOOP || ret == -ENOTDIR) &&
+		    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			why_not_dir(path->buf, &st, err);
+			ret = -CACHE_FS_REFUSED;
+		}
+		return ret;
+	}
+	ret = check_dir_fd(next, path->buf, err);
+	if (ret) {
+		close(next);
+		return ret;
+	}
+	return next;
+}
+
 int cache_fs__open_dir(int dirfd, const char *base, const char *rel, struct cache_fs_made *made,
 		       struct strbuf *err)
 {
-	struct strbuf path = STRBUF_INIT;
-	const char *p = rel;
-	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0), ret = 0;
+	struct strbuf path = STRBUF_INIT, sofar = STRBUF_INIT;
+	char **names;
+	int n = split_rel(rel, &names), k = 0, cur = dirfd, next = 0;
 
-	if (fd < 0)
-		return -errno;
+	if (n < 0)
+		return n;
+	if (!n) {
+		next = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+		return next < 0 ? -errno : next;
+	}
 	strbuf_addstr(&path, base);
-	while (*p) {
-		size_t len = strcspn(p, "/");
-		char *name = xstrndup(p, len);
-		int next;
-
-		if (!len || !strcmp(name, ".") || !strcmp(name, "..")) {
-			free(name);
-			if (!len) {
-				p++;
-				continue;
-			}
-			ret = -EINVAL;
-			break;
-		}
-		strbuf_addf(&path, "/%s", name);
-		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0 && errno == ENOENT && made) {
-			if (mkdirat(fd, name, 0755) == 0)
-				made_add(made, rel, p + len - rel);
-			else if (errno != EEXIST)
-				ret = -errno;
-			if (!ret)
-				next = openat(fd, name,
-					      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		}
-		if (!ret && next < 0) {
-			struct stat st;
-
-			ret = -errno;
-			if ((ret == -ELOOP || ret == -ENOTDIR) &&
-			    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-				why_not_dir(path.buf, &st, err);
-				ret = -CACHE_FS_REFUSED;
-			}
-		}
-		free(name);
-		if (ret)
-			break;
-		close(fd);
-		fd = next;
-		ret = check_dir_fd(fd, path.buf, err);
-		if (ret)
-			break;
-		p += len;
+	if (!made) {
+		/* Start below the deepest directory the last walk shares. */
+		memo_keep(dirfd, base, memo.nr);
+		while (k < memo.nr && k < n - 1 && !strcmp(memo.names[k], names[k]))
+			k++;
+		memo_keep(dirfd, base, k);
+		for (int i = 0; i < k; i++)
+			strbuf_addf(&path, "/%s", names[i]);
+		cur = k ? memo.fds[k - 1] : dirfd;
 	}
+	for (int i = k; i < n; i++) {
+		strbuf_addf(&sofar, "%s%s", i ? "/" : "", names[i]);
+		next = walk_one(cur, names[i], &path, sofar.buf, made, err);
+		if (made && cur != dirfd)
+			close(cur);
+		if (next < 0)
+			break;
+		if (!made && i < n - 1)
+			memo_push(names[i], next); /* the memo's now */
+		cur = next;
+	}
+	lsdir_free(names, n);
+	strbuf_release(&sofar);
 	strbuf_release(&path);
-	if (ret) {
-		close(fd);
-		return ret;
+	/* Gone below a kept directory: perhaps that one was removed since. */
+	if (next == -ENOENT && k > 0) {
+		cache_fs__forget();
+		return cache_fs__open_dir(dirfd, base, rel, made, err);
 	}
-	return fd;
+	return next;
 }
 
 int cache_fs__lock(int fd, int dirfd, const char *rel)
@@ -182,6 +280,7 @@ void cache_fs__made_release(struct cache_fs_made *made)
 
 void cache_fs__unmake(int dirfd, struct cache_fs_made *made)
 {
+	cache_fs__forget();
 	/* Made parents first: the deepest is the last one. */
 	for (int i = made->nr - 1; i >= 0; i--)
 		unlinkat(dirfd, made->rel[i], AT_REMOVEDIR);
@@ -240,6 +339,7 @@ int cache_fs__remove_tree(int dirfd, const char *name)
 {
 	int fd, ret;
 
+	cache_fs__forget(); /* what it kept may be removed now */
 	if (unlinkat(dirfd, name, 0) == 0)
 		return 0;
 	if (errno == ENOENT)

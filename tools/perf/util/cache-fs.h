@@ -65,6 +65,13 @@ int cache_fs__open_dir(int dirfd, const char *base, const char *rel, struct cach
 		       struct strbuf *err);
 
 /*
+ * Forget the directories kept from the last walk (cache_fs__open_dir()
+ * starts the next one below them): after a directory of the cache was
+ * removed.  Removals through this file do it themselves.
+ */
+void cache_fs__forget(void);
+
+/*
  * Remove the directories of @made below @dirfd, deepest first, each only
  * when it is empty (what another writer put there stays), and free it.
  */
