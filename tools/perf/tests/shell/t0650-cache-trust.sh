@@ -112,4 +112,15 @@ test_expect_success ROOT,SETPRIV '--cache --export and --del over every cache sk
 	grep -q "^#$G:e1=handle" "$E/probes"
 '
 
+test_expect_success ROOT,SETPRIV 'an index another user owns is not used: the search reads the caches' '
+	R=$TEST_TMP/r4 &&
+	PERF_BUILDID_DIR=$R "$PERF" probe --cache -n -q -x "$TEST_TMP/other" -a "$G:o2=handle" &&
+	PERF_BUILDID_DIR=$R "$PERF" probe -n -D "%$G:o2" >out 2>err &&
+	test -f "$R/.probe-index" && chown 65534:65534 "$R/.probe-index" &&
+	PERF_BUILDID_DIR=$R "$PERF" probe -n -D "%$G:o2" >out 2>err &&
+	grep -q "^p:$G/o2 $TEST_TMP/other:0x" out &&
+	grep -q "^Warning: refusing $R/.probe-index: owned by uid 65534 (nobody)" err &&
+	test "$(stat -c %u "$R/.probe-index")" = 0
+'
+
 test_done
