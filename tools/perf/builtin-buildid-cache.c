@@ -117,7 +117,8 @@ static int add_files(struct str_list *list, bool force, bool update)
 		pr_debug("%s %s %s: %s\n", update ? "Updating" : "Adding", sbid, files[i].arg,
 			 ok_or_fail(err));
 		if (err) {
-			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg, strerror(-err));
+			pr_err("Couldn't %s %s: %s\n", verb, files[i].arg,
+			       build_id_cache__strerror(err));
 			ret = -1;
 		} else {
 			add_sdt_markers(&files[i], update);
@@ -158,7 +159,7 @@ static int fetch_debuginfo(struct str_list *list, const char *urls)
 			ret = -1;
 		} else if (err) {
 			pr_err("Couldn't fetch debuginfo for %s from %s: %s\n", files[i].arg,
-			       debuginfod__last_url(), strerror(-err));
+			       debuginfod__last_url(), build_id_cache__strerror(err));
 			ret = -1;
 		}
 		free(path);
@@ -184,7 +185,8 @@ static int remove_files(struct str_list *list, bool force)
 				ret = -1;
 			}
 		} else if (err) {
-			pr_err("Couldn't remove %s: %s\n", files[i].arg, strerror(-err));
+			pr_err("Couldn't remove %s: %s\n", files[i].arg,
+			       build_id_cache__strerror(err));
 			ret = -1;
 		}
 	}
@@ -221,7 +223,8 @@ static int purge_files(struct str_list *list, bool force)
 		if (nr)
 			pr_debug("Purging %s: %s\n", list->items[i], ok_or_fail(err));
 		if (err) {
-			pr_err("Couldn't purge %s: %s\n", list->items[i], strerror(-err));
+			pr_err("Couldn't purge %s: %s\n", list->items[i],
+			       build_id_cache__strerror(err));
 			ret = -1;
 		}
 		build_id_cache__free_entries(entries, nr > 0 ? nr : 0);
@@ -242,6 +245,11 @@ static int purge_all(void)
 
 		build_id__sprintf(&entries[i].bid, sbid);
 		pr_debug("Removing %s (%s): %s\n", entries[i].name, sbid, ok_or_fail(e));
+		/* A walk over every entry skips one nobody vouches for. */
+		if (e == -CACHE_FS_REFUSED) {
+			pr_warning("Warning: %s (skipped)\n", build_id_cache__strerror(e));
+			e = 0;
+		}
 		if (e && !err)
 			err = e;
 	}

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/build-id.h"
+#include "util/cache-fs.h"
 #include "util/config.h"
 #include "util/debug.h"
 #include "util/elf-util.h"
@@ -350,53 +352,161 @@ bool build_id_cache__cached(const char *name, const struct build_id *bid)
 	return ret;
 }
 
-/* Put @file at @dest as a hard link, or a copy across file systems. */
-static int link_or_copy(const char *file, const char *dest)
+/* The line of the last path refused by the trust rule (build_id_cache__strerror). */
+static struct strbuf refusal = STRBUF_INIT;
+
+static int refused(int ret, struct strbuf *err)
+{
+	strbuf_reset(&refusal);
+	if (ret == -CACHE_FS_REFUSED)
+		strbuf_add(&refusal, err->buf, err->len);
+	strbuf_release(err);
+	return ret;
+}
+
+const char *build_id_cache__strerror(int err)
+{
+	if (err == -CACHE_FS_REFUSED && refusal.len)
+		return refusal.buf;
+	return strerror(-err);
+}
+
+int build_id_cache__root_fd(bool create, struct strbuf *err)
+{
+	/* Checked once per command, kept open: every walk starts from it. */
+	static int fd = -1;
+	struct stat st;
+	int ret;
+
+	/* A writer makes a root removed since (st_nlink 0) again. */
+	if (fd >= 0 && create && fstat(fd, &st) == 0 && st.st_nlink == 0) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		return fd;
+	ret = cache_fs__open_root(buildid_dir(), create, err);
+	if (ret >= 0)
+		fd = ret;
+	return ret;
+}
+
+/* "NAME/BID" of an entry, relative to the root ("usr/bin/app/BID"). */
+static char *entry_rel(const char *name, const struct build_id *bid)
+{
+	char sbid[SBUILD_ID_SIZE];
+	struct strbuf sb = STRBUF_INIT;
+
+	build_id__sprintf(bid, sbid);
+	while (*name == '/')
+		name++;
+	strbuf_addf(&sb, "%s/%s", name, sbid);
+	return strbuf_detach(&sb, NULL);
+}
+
+int build_id_cache__open_dir(const char *dir, struct strbuf *err)
+{
+	const char *root = buildid_dir();
+	size_t len = strlen(root);
+	int rootfd;
+
+	while (len > 1 && root[len - 1] == '/')
+		len--;
+	if (strncmp(dir, root, len) || dir[len] != '/')
+		return cache_fs__open_root(dir, false, err); /* not in the cache */
+	rootfd = build_id_cache__root_fd(false, err);
+	if (rootfd < 0)
+		return rootfd;
+	return cache_fs__open_dir(rootfd, root, dir + len + 1, NULL, err);
+}
+
+/* Put @file at @dest of @dirfd as a hard link, or a copy across file systems. */
+static int link_or_copy(const char *file, int dirfd, const char *dest)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	struct stat st;
-	int ret = 0;
+	int ret = 0, in, out;
 
-	if (stat(file, &st) < 0)
+	in = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (in < 0)
 		return -errno;
-	strbuf_addf(&tmp, "%s.tmp.%d", dest, getpid());
-	unlink(tmp.buf);
-	if (link(file, tmp.buf) == 0) {
-		if (rename(tmp.buf, dest) < 0)
+	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
+		ret = S_ISREG(st.st_mode) ? -errno : -EINVAL;
+		close(in);
+		return ret;
+	}
+	cache_fs__tmp_name(dest, &tmp);
+	if (linkat(in, "", dirfd, tmp.buf, AT_EMPTY_PATH) == 0 ||
+	    linkat(AT_FDCWD, file, dirfd, tmp.buf, 0) == 0) {
+		if (renameat(dirfd, tmp.buf, dirfd, dest) < 0)
 			ret = -errno;
 		/* rename() does nothing when @dest is already a link to @file. */
-		unlink(tmp.buf);
-	} else {
-		ret = copyfile_atomic(file, dest, st.st_mode & 0777);
+		unlinkat(dirfd, tmp.buf, 0);
+		goto out;
 	}
+	out = cache_fs__open_tmp(dirfd, dest, st.st_mode & 0777, &tmp);
+	if (out < 0) {
+		ret = out;
+		goto out;
+	}
+	for (;;) {
+		char buf[65536];
+		ssize_t n = read(in, buf, sizeof(buf)), w = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			ret = -errno;
+		if (n <= 0)
+			break;
+		while (w < n && !ret) {
+			ssize_t k = write(out, buf + w, n - w);
+
+			if (k < 0 && errno != EINTR)
+				ret = -errno;
+			w += k > 0 ? k : 0;
+		}
+		if (ret)
+			break;
+	}
+	if (!ret && fsync(out) < 0)
+		ret = -errno;
+	if (close(out) < 0 && !ret)
+		ret = -errno;
+	if (!ret && renameat(dirfd, tmp.buf, dirfd, dest) < 0)
+		ret = -errno;
+	if (ret)
+		unlinkat(dirfd, tmp.buf, 0);
+out:
+	close(in);
 	strbuf_release(&tmp);
 	return ret;
 }
 
-/* Make @link point to @target, replacing what was there in one rename. */
-static int symlink_replace(const char *target, const char *link)
+/* Make @link of @dirfd point to @target, replacing what was there in one rename. */
+static int symlink_replace(const char *target, int dirfd, const char *link)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	int ret = 0;
 
-	strbuf_addf(&tmp, "%s.tmp.%d", link, getpid());
-	unlink(tmp.buf);
-	if (symlink(target, tmp.buf) < 0 || rename(tmp.buf, link) < 0) {
+	cache_fs__tmp_name(link, &tmp);
+	if (symlinkat(target, dirfd, tmp.buf) < 0 || renameat(dirfd, tmp.buf, dirfd, link) < 0) {
 		ret = -errno;
-		unlink(tmp.buf);
+		unlinkat(dirfd, tmp.buf, 0);
 	}
 	strbuf_release(&tmp);
 	return ret;
 }
 
-static int create_empty(const char *path)
+/* 1 when made, 0 when it was there, or -errno. */
+static int create_empty(int dirfd, const char *name)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		return errno == EEXIST ? 0 : -errno;
 	close(fd);
-	return 0;
+	return 1;
 }
 
 /* "../../NAME/BID": the .build-id link's target, relative to its directory. */
@@ -430,86 +540,180 @@ static char *system_debug_file(const struct build_id *bid)
 	return strbuf_detach(&sb, NULL);
 }
 
-int build_id_cache__add(const char *name, const char *file, const struct build_id *bid, bool force)
+static bool exists_at(int dirfd, const char *name)
 {
-	char *dir = build_id_cache__dirname(name, bid);
-	char *link = build_id_cache__linkname(bid);
-	char *target = link_target(name, bid);
-	char *elf = path_join(dir, "elf"), *probes = path_join(dir, "probes");
-	char *link_dir = xstrdup(link);
-	bool created = access(dir, F_OK) < 0;
 	struct stat st;
+
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* A file of the entry @dirfd, kept unless @force: 1 when this call made it. */
+static int keep_file(const char *from, int dirfd, const char *name, bool force)
+{
+	bool had = exists_at(dirfd, name);
 	int ret;
 
-	*strrchr(link_dir, '/') = '\0';
-	ret = mkdir_p(dir, 0755);
-	if (!ret && file && (force || access(elf, F_OK) < 0))
-		ret = link_or_copy(file, elf);
-	if (!ret && file) {
-		/* Its separate debuginfo, as `debug` (as perf keeps it); not fatal. */
-		char *from = system_debug_file(bid), *debug = path_join(dir, "debug");
+	if (had && !force)
+		return 0;
+	ret = link_or_copy(from, dirfd, name);
+	return ret ? ret : !had;
+}
 
-		if (from && (force || access(debug, F_OK) < 0) && link_or_copy(from, debug))
+/* The .build-id link of an entry, made when missing or dangling; 1 when made. */
+static int add_link(int rootfd, const char *name, const struct build_id *bid,
+		    struct cache_fs_made *made, struct strbuf *err)
+{
+	char sbid[SBUILD_ID_SIZE], bucket[16]; /* ".build-id/XX" */
+	struct build_id lbid;
+	char *target, *linked;
+	int bfd, ret = 0;
+
+	build_id__sprintf(bid, sbid);
+	snprintf(bucket, sizeof(bucket), ".build-id/%.2s", sbid);
+	bfd = cache_fs__open_dir(rootfd, buildid_dir(), bucket, made, err);
+	if (bfd < 0)
+		return bfd;
+	cache_fs__remove_junk(bfd, NULL, false);
+	linked = build_id_cache__link_entry(bucket + 10, sbid + 2, &lbid);
+	if (!linked) {
+		target = link_target(name, bid);
+		ret = symlink_replace(target, bfd, sbid + 2);
+		free(target);
+		ret = ret ? ret : 1;
+	}
+	free(linked);
+	close(bfd);
+	return ret;
+}
+
+int build_id_cache__add(const char *name, const char *file, const struct build_id *bid, bool force)
+{
+	static const char *const kept[] = { "elf", "debug", "probes" };
+	struct strbuf err = STRBUF_INIT;
+	struct cache_fs_made made = { 0 };
+	bool mine[ARRAY_SIZE(kept)] = { false };
+	char *rel = entry_rel(name, bid), *from;
+	int rootfd, dfd = -1, ret;
+
+	rootfd = build_id_cache__root_fd(true, &err);
+	if (rootfd < 0) {
+		ret = rootfd;
+		goto out;
+	}
+	/* Its writers take turns: what one made, another does not undo. */
+	for (int tries = 0; tries < 100; tries++) {
+		dfd = cache_fs__open_dir(rootfd, buildid_dir(), rel, &made, &err);
+		ret = dfd < 0 ? dfd : cache_fs__lock(dfd, rootfd, rel);
+		if (ret <= 0)
+			break;
+		close(dfd); /* removed by the one before: made again */
+		dfd = -1;
+		cache_fs__made_release(&made);
+	}
+	if (ret > 0)
+		ret = -EAGAIN;
+	if (ret)
+		goto out;
+	for (size_t i = 0; i < ARRAY_SIZE(kept); i++)
+		cache_fs__remove_junk(dfd, kept[i], false);
+	ret = file ? keep_file(file, dfd, "elf", force) : 0;
+	mine[0] = ret > 0;
+	/* Its separate debuginfo, as `debug` (as perf keeps it); not fatal. */
+	from = ret >= 0 && file ? system_debug_file(bid) : NULL;
+	if (from) {
+		int r = keep_file(from, dfd, "debug", force);
+
+		if (r < 0)
 			pr_debug("Not keeping %s in the build-id cache\n", from);
-		free(debug);
+		mine[1] = r > 0;
 		free(from);
 	}
-	if (!ret)
-		ret = create_empty(probes);
-	if (!ret)
-		ret = mkdir_p(link_dir, 0755);
+	if (ret >= 0)
+		ret = create_empty(dfd, "probes");
+	mine[2] = ret > 0;
 	/*
 	 * The link stays with the entry it leads to, as perf keeps it: a copy
 	 * of the build at another path gets its own entry, not the link.  A
 	 * missing or dangling one is (re)made.
 	 */
-	if (!ret && stat(link, &st) < 0)
-		ret = symlink_replace(target, link);
-	if (ret && created) {
-		rm_rf(dir);
-		rmdir_parents(dir, buildid_dir());
-		rmdir_parents(link_dir, buildid_dir());
+	if (ret >= 0)
+		ret = add_link(rootfd, name, bid, &made, &err);
+	if (ret > 0)
+		ret = 0;
+	if (ret) {
+		/* Only what this call made: another writer's entry stays whole. */
+		for (size_t i = 0; i < ARRAY_SIZE(kept); i++)
+			if (mine[i])
+				unlinkat(dfd, kept[i], 0);
+		cache_fs__unmake(rootfd, &made);
 	}
-	free(link_dir);
-	free(elf);
-	free(probes);
-	free(target);
-	free(link);
-	free(dir);
-	return ret;
+out:
+	if (dfd >= 0)
+		close(dfd); /* releases the lock */
+	cache_fs__made_release(&made);
+	free(rel);
+	return refused(ret, &err);
 }
 
 int build_id_cache__remove(const char *name, const struct build_id *bid)
 {
-	char *dir = build_id_cache__dirname(name, bid);
-	char *link = build_id_cache__linkname(bid);
-	char *target = link_target(name, bid);
-	char buf[PATH_MAX];
+	struct strbuf err = STRBUF_INIT, parent = STRBUF_INIT;
+	char sbid[SBUILD_ID_SIZE], bucket[16], buf[PATH_MAX];
+	char *rel = entry_rel(name, bid), *target = link_target(name, bid), *slash;
+	int rootfd, pfd = -1, efd = -1, bfd, ret;
 	ssize_t n;
-	int ret = 0;
 
-	if (access(dir, F_OK) < 0) {
-		ret = -errno;
+	build_id__sprintf(bid, sbid);
+	rootfd = build_id_cache__root_fd(false, &err);
+	if (rootfd < 0) {
+		ret = rootfd;
 		goto out;
 	}
-	ret = rm_rf(dir);
+	slash = strrchr(rel, '/');
+	*slash = '\0';
+	strbuf_addf(&parent, "%s/%s", buildid_dir(), rel);
+	pfd = cache_fs__open_dir(rootfd, buildid_dir(), rel, NULL, &err);
+	/* A writer of it finishes first; one that waits sees it is gone. */
+	for (int tries = 0; tries < 100; tries++) {
+		efd = pfd < 0 ? pfd : cache_fs__open_dir(pfd, parent.buf, sbid, NULL, &err);
+		ret = efd < 0 ? efd : cache_fs__lock(efd, pfd, sbid);
+		if (ret <= 0)
+			break;
+		close(efd);
+		efd = -1;
+	}
+	if (ret > 0)
+		ret = -EAGAIN;
 	if (ret)
 		goto out;
-	*strrchr(dir, '/') = '\0';
-	rmdir_parents(dir, buildid_dir());
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = '\0';
-		if (!strcmp(buf, target) && unlink(link) == 0) {
-			*strrchr(link, '/') = '\0';
-			rmdir_parents(link, buildid_dir());
+	ret = cache_fs__remove_tree(pfd, sbid);
+	if (ret)
+		goto out;
+	/* The emptied directories of its name, up to the root. */
+	while (unlinkat(rootfd, rel, AT_REMOVEDIR) == 0 && (slash = strrchr(rel, '/')))
+		*slash = '\0';
+	snprintf(bucket, sizeof(bucket), ".build-id/%.2s", sbid);
+	bfd = cache_fs__open_dir(rootfd, buildid_dir(), bucket, NULL, &err);
+	if (bfd >= 0) {
+		n = readlinkat(bfd, sbid + 2, buf, sizeof(buf) - 1);
+		if (n > 0) {
+			buf[n] = '\0';
+			if (!strcmp(buf, target) && unlinkat(bfd, sbid + 2, 0) == 0 &&
+			    unlinkat(rootfd, bucket, AT_REMOVEDIR) == 0)
+				unlinkat(rootfd, ".build-id", AT_REMOVEDIR);
 		}
+		close(bfd);
 	}
+	strbuf_reset(&err);
 out:
+	if (efd >= 0)
+		close(efd);
+	if (pfd >= 0)
+		close(pfd);
+	strbuf_release(&parent);
 	free(target);
-	free(link);
-	free(dir);
-	return ret;
+	free(rel);
+	return refused(ret, &err);
 }
 
 static void entries_append(struct build_id_cache_entry **entries, int *nr, char *name,
@@ -556,53 +760,144 @@ static char *name_from_target(const char *target, const char *sbid)
 	return xstrndup(start - 1, len + 1); /* keep the '/' before it */
 }
 
-char *build_id_cache__link_entry(const char *bucket, const char *link, struct build_id *bid)
+/* Does NAME stay where it is put: no "." or ".." component, nothing empty? */
+static bool name_is_plain(const char *name)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char target[PATH_MAX], sbid[SBUILD_ID_SIZE + 8];
-	struct stat st;
-	char *full, *name = NULL;
-	ssize_t n;
+	const char *p = name[0] == '/' ? name + 1 : name;
 
-	strbuf_addf(&sb, "%s/.build-id/%s/%s", buildid_dir(), bucket, link);
-	full = strbuf_detach(&sb, NULL);
-	n = readlink(full, target, sizeof(target) - 1);
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (!len || (len == 1 && p[0] == '.') || (len == 2 && !strncmp(p, "..", 2)))
+			return false;
+		p += len + (p[len] == '/');
+		if (p[-1] == '/' && !*p)
+			return false;
+	}
+	return true;
+}
+
+/* The entry the link @link of the open bucket @bfd leads to, as link_entry. */
+static char *link_entry_at(int rootfd, int bfd, const char *bucket, const char *link,
+			   struct build_id *bid)
+{
+	char target[PATH_MAX], sbid[SBUILD_ID_SIZE + 8];
+	char *name = NULL, *erel;
+	struct stat st;
+	ssize_t n = readlinkat(bfd, link, target, sizeof(target) - 1);
+
 	snprintf(sbid, sizeof(sbid), "%s%s", bucket, link);
-	if (n > 0 && !build_id__from_hex(bid, sbid) && stat(full, &st) == 0) {
+	/* Resolved by hand, within the root: never where the link says. */
+	if (n > 0 && !build_id__from_hex(bid, sbid)) {
 		target[n] = '\0';
 		build_id__sprintf(bid, sbid);
 		name = name_from_target(target, sbid);
 	}
-	free(full);
+	if (name && !name_is_plain(name)) {
+		free(name);
+		name = NULL;
+	}
+	if (!name)
+		return NULL;
+	/*
+	 * Only whether it is there: its users open it through the checked
+	 * walk and refuse it, by name, when it is another's or a link.
+	 */
+	erel = entry_rel(name, bid);
+	if (fstatat(rootfd, erel, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !(S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode))) {
+		free(name);
+		name = NULL;
+	}
+	free(erel);
 	return name;
+}
+
+char *build_id_cache__link_entry(const char *bucket, const char *link, struct build_id *bid)
+{
+	struct strbuf err = STRBUF_INIT, rel = STRBUF_INIT;
+	int rootfd = build_id_cache__root_fd(false, &err), bfd;
+	char *name = NULL;
+
+	strbuf_addf(&rel, ".build-id/%s", bucket);
+	bfd = rootfd < 0 ? -1 : cache_fs__open_dir(rootfd, buildid_dir(), rel.buf, NULL, &err);
+	if (bfd >= 0) {
+		name = link_entry_at(rootfd, bfd, bucket, link, bid);
+		close(bfd);
+	}
+	strbuf_release(&rel);
+	strbuf_release(&err);
+	return name;
+}
+
+char *build_id_cache__link_dir(const struct build_id *bid)
+{
+	char sbid[SBUILD_ID_SIZE], bucket[3];
+	struct build_id lbid;
+	char *name, *dir;
+
+	build_id__sprintf(bid, sbid);
+	memcpy(bucket, sbid, 2);
+	bucket[2] = '\0';
+	name = build_id_cache__link_entry(bucket, sbid + 2, &lbid);
+	if (!name)
+		return NULL;
+	dir = build_id_cache__dirname(name, &lbid);
+	free(name);
+	return dir;
+}
+
+/*
+ * Open directory @rel of the cache for a walk over every entry: an fd, or
+ * -errno; one it refuses is skipped, with one warning.
+ */
+static int walk_open(int rootfd, const char *rel)
+{
+	struct strbuf err = STRBUF_INIT;
+	int fd = rootfd < 0 ? rootfd : cache_fs__open_dir(rootfd, buildid_dir(), rel, NULL, &err);
+
+	if (fd == -CACHE_FS_REFUSED)
+		pr_warning("Warning: %s (skipped)\n", err.buf);
+	strbuf_release(&err);
+	return fd;
 }
 
 int build_id_cache__list(struct build_id_cache_entry **entries)
 {
+	struct strbuf err = STRBUF_INIT;
 	char *root = path_join(buildid_dir(), ".build-id");
+	int rootfd = build_id_cache__root_fd(false, &err), fd = walk_open(rootfd, ".build-id");
 	char **dirs = NULL;
 	int nr = 0, ndirs;
 
 	*entries = NULL;
-	ndirs = lsdir(root, lsdir_no_dot_filter, &dirs);
+	ndirs = fd < 0 ? 0 : lsdir(root, lsdir_no_dot_filter, &dirs);
+	if (fd >= 0)
+		close(fd);
 	for (int i = 0; i < ndirs; i++) {
-		char *sub = path_join(root, dirs[i]);
-		char **links;
-		int nlinks = lsdir(sub, lsdir_no_dot_filter, &links);
+		char *sub = path_join(root, dirs[i]), *rel = path_join(".build-id", dirs[i]);
+		int bfd = walk_open(rootfd, rel), nlinks = 0;
+		char **links = NULL;
 
+		if (bfd >= 0)
+			nlinks = lsdir(sub, lsdir_no_dot_filter, &links);
 		for (int j = 0; j < nlinks; j++) {
 			struct build_id bid;
-			char *name = build_id_cache__link_entry(dirs[i], links[j], &bid);
+			char *name = link_entry_at(rootfd, bfd, dirs[i], links[j], &bid);
 
 			if (name)
 				entries_append(entries, &nr, name, &bid);
 		}
 		if (nlinks > 0)
 			lsdir_free(links, nlinks);
+		if (bfd >= 0)
+			close(bfd);
+		free(rel);
 		free(sub);
 	}
 	if (ndirs > 0)
 		lsdir_free(dirs, ndirs);
+	strbuf_release(&err);
 	free(root);
 	if (nr)
 		qsort(*entries, nr, sizeof(**entries), cmp_entries_by_bid);
@@ -719,11 +1014,13 @@ void build_id_cache__free_entries(struct build_id_cache_entry *entries, int nr)
 
 int build_id_cache__add_debug(const char *name, const struct build_id *bid, const char *file)
 {
+	struct strbuf err = STRBUF_INIT;
 	char *dir = build_id_cache__dirname(name, bid);
-	char *dest = path_join(dir, "debug");
-	int ret = access(dir, F_OK) < 0 ? -ENOENT : link_or_copy(file, dest);
+	int fd = build_id_cache__open_dir(dir, &err), ret;
 
-	free(dest);
+	ret = fd < 0 ? fd : link_or_copy(file, fd, "debug");
+	if (fd >= 0)
+		close(fd);
 	free(dir);
-	return ret;
+	return refused(ret, &err);
 }

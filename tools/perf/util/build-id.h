@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/cache-fs.h"
 #include "util/strbuf.h"
 
 #define BUILD_ID_SIZE 20
@@ -87,6 +88,30 @@ const char *buildid_dir(void);
 char *build_id_cache__dirname(const char *name, const struct build_id *bid);
 /* The .build-id link of @bid (see above). */
 char *build_id_cache__linkname(const struct build_id *bid);
+/*
+ * The entry directory the .build-id link of @bid leads to, resolved by
+ * hand inside the root (a target with ".." or leaving it is no link), or
+ * NULL.  Never follow the link itself.
+ */
+char *build_id_cache__link_dir(const struct build_id *bid);
+
+/*
+ * The cache root, opened and checked once per command (cache-fs.h's trust
+ * rule), made with @create when missing: an fd kept open, or -errno
+ * (-CACHE_FS_REFUSED with the line in @err).
+ */
+int build_id_cache__root_fd(bool create, struct strbuf *err);
+/*
+ * Open the directory @dir (a path in the cache, as build_id_cache__dirname()
+ * gives) through the root fd, never following a link, every directory on
+ * the way checked.  An fd or -errno, as cache_fs__open_dir().
+ */
+int build_id_cache__open_dir(const char *dir, struct strbuf *err);
+/*
+ * The words for an error of add, remove, add_debug: the refusal line for
+ * -CACHE_FS_REFUSED ("refusing PATH: owned by ..."), else strerror().
+ */
+const char *build_id_cache__strerror(int err);
 
 /* Is there an entry for NAME with BID? */
 bool build_id_cache__cached(const char *name, const struct build_id *bid);

@@ -37,6 +37,7 @@ static void cache_error(enum probe_cache_doing doing, int err, const char *where
 struct show_ctx {
 	const char *filter;
 	int ret;
+	bool one; /* the cache of -x: a refusal is an error, not skipped */
 };
 
 static int show_one_cache(const struct build_id_cache_entry *ent, const char *dir, void *ctx)
@@ -50,6 +51,8 @@ static int show_one_cache(const struct build_id_cache_entry *ent, const char *di
 	build_id__sprintf(&ent->bid, sbid);
 	if (r == -ENOENT) {
 		/* no probes file: nothing cached */
+	} else if (r == -CACHE_FS_REFUSED && !show->one) {
+		pr_warning("Warning: %s (skipped)\n", err.buf);
 	} else if (r) {
 		cache_error(PROBE_CACHE_LIST, r, dir, &err);
 		show->ret = r;
@@ -67,7 +70,7 @@ static int show_one_cache(const struct build_id_cache_entry *ent, const char *di
 
 int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 {
-	struct show_ctx show = { filter, 0 };
+	struct show_ctx show = { filter, 0, target->target != NULL };
 
 	if (target->target) {
 		struct build_id_cache_entry ent;
@@ -90,14 +93,22 @@ int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 	return show.ret;
 }
 
-/* Remove the entries of the cache in @dir whose spec matches @filter. */
-static int del_cache_entries(const char *dir, const char *filter, int *removed)
+/*
+ * Remove the entries of the cache in @dir whose spec matches @filter.  In
+ * a @walk over every cache, one nobody vouches for is skipped with a warning.
+ */
+static int del_cache_entries(const char *dir, const char *filter, int *removed, bool walk)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct probe_cache *pc;
 	char **removed_specs = NULL;
 	int n = 0, alloc = 0, ret = probe_cache__open(dir, true, &pc, &err);
 
+	if (ret == -CACHE_FS_REFUSED && walk) {
+		pr_warning("Warning: %s (skipped)\n", err.buf);
+		strbuf_release(&err);
+		return 0;
+	}
 	if (ret) {
 		cache_error(PROBE_CACHE_UPDATE, ret, dir, &err);
 		strbuf_release(&err);
@@ -140,7 +151,7 @@ static int del_one_cache(const struct build_id_cache_entry *ent, const char *dir
 	struct del_ctx *d = ctx;
 
 	(void)ent;
-	return del_cache_entries(dir, d->filter, &d->removed);
+	return del_cache_entries(dir, d->filter, &d->removed, true);
 }
 
 int del_probe_cache(const struct perf_probe_event *target, const char *filter)
@@ -156,7 +167,7 @@ int del_probe_cache(const struct perf_probe_event *target, const char *filter)
 			return ret;
 		dir = probe_target__cache_entry(&t, "probes");
 		if (dir)
-			ret = del_cache_entries(dir, filter, &removed);
+			ret = del_cache_entries(dir, filter, &removed, false);
 		free(dir);
 		probe_target__clear(&t);
 	} else {
@@ -175,7 +186,8 @@ int del_probe_cache(const struct perf_probe_event *target, const char *filter)
 /* Bundles: --cache --export FILE [-x BIN...] and --cache --import FILE. */
 
 /* Add to @b the cache of @name/@bid; 0, 1 when it is empty, or -errno. */
-static int bundle_add_cache(struct probe_bundle *b, const char *name, const struct build_id *bid)
+static int bundle_add_cache(struct probe_bundle *b, const char *name, const struct build_id *bid,
+			    bool walk)
 {
 	char *dir = build_id_cache__dirname(name, bid);
 	char *path = path_join(dir, "probes");
@@ -183,10 +195,14 @@ static int bundle_add_cache(struct probe_bundle *b, const char *name, const stru
 	struct probe_cache *pc;
 	int ret = probe_cache__open(dir, false, &pc, &err);
 
-	if (ret == -ENOENT)
+	if (ret == -ENOENT) {
 		ret = 1;
-	else if (ret)
+	} else if (ret == -CACHE_FS_REFUSED && walk) { /* every cache: skipped */
+		pr_warning("Warning: %s (skipped)\n", err.buf);
+		ret = 1;
+	} else if (ret) {
 		cache_error(PROBE_CACHE_EXPORT, ret, path, &err);
+	}
 	if (!ret) {
 		if (pc->nr) {
 			probe_cache__format(pc, &text);
@@ -209,7 +225,7 @@ static int export_one_cache(const struct build_id_cache_entry *ent, const char *
 	int ret;
 
 	(void)dir;
-	ret = bundle_add_cache(ctx, ent->name, &ent->bid);
+	ret = bundle_add_cache(ctx, ent->name, &ent->bid, true);
 	return ret < 0 ? ret : 0;
 }
 
@@ -235,7 +251,7 @@ int export_probe_cache(const char *file, const char *const *targets, int ntarget
 				pr_err("Error: Failed to read the build-id of %s: %s\n", t.path,
 				       build_id__strerror(ret));
 			else
-				ret = bundle_add_cache(&b, name, &bid);
+				ret = bundle_add_cache(&b, name, &bid, false);
 			if (ret == 1)
 				pr_warning("Warning: %s has no cached probes\n", t.path);
 			free(name);
@@ -410,11 +426,12 @@ static int import_one_cache(const struct probe_bundle *b, const int *order, int 
 	struct merge_counts n = { 0 };
 	struct spec_index idx = { 0 };
 	struct probe_cache *dst = NULL;
+	struct strbuf why = STRBUF_INIT;
 	char sbid[SBUILD_ID_SIZE];
 	int ret = build_id_cache__add(first->name, NULL, &first->bid, false);
 
 	if (!ret)
-		ret = probe_cache__open(dir, true, &dst, NULL);
+		ret = probe_cache__open(dir, true, &dst, &why);
 	if (!ret) {
 		n.dst_alloc = dst->nr;
 		spec_index__init(&idx, dst);
@@ -435,12 +452,14 @@ static int import_one_cache(const struct probe_bundle *b, const int *order, int 
 	build_id__sprintf(&first->bid, sbid);
 	if (ret)
 		pr_err("Error: Failed to import the probes of %s (%s): %s\n", first->name, sbid,
-		       strerror(-ret));
+		       ret == -CACHE_FS_REFUSED && why.len ? why.buf
+							   : build_id_cache__strerror(ret));
 	else
 		pr_info("Imported %s (%s): %d new, %d updated, %d already cached\n", first->name,
 			sbid, n.added, n.updated, n.kept);
 	free(idx.slot);
 	probe_cache__close(dst);
+	strbuf_release(&why);
 	free(dir);
 	return ret;
 }

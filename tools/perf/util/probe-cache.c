@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include "util/build-id.h"
+#include "util/cache-fs.h"
 #include "util/debug.h"
 #include "util/probe-cache.h"
+#include "util/probe-limits.h"
 #include "util/probe-spec.h"
 #include "util/probe-trace.h"
 #include "util/sdt-arg.h"
@@ -151,30 +153,85 @@ static void probe_cache__free(struct probe_cache *pc)
 	free(pc);
 }
 
+/*
+ * Lock the entry @fd (the directory @dir) and make sure it is still the one
+ * at @dir: a remover that went first leaves a directory nobody sees, and
+ * writing there would lose what is acknowledged.  0 (locked), 1 (moved:
+ * try again), or -errno.
+ */
+static int lock_entry(int fd, const char *dir)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct stat a, b;
+	int again, ret = 0;
+
+	if (flock(fd, LOCK_EX) < 0 || fstat(fd, &a) < 0)
+		return -errno;
+	again = build_id_cache__open_dir(dir, &err);
+	if (again >= 0) {
+		if (fstat(again, &b) < 0 || a.st_ino != b.st_ino || a.st_dev != b.st_dev)
+			ret = 1;
+		close(again);
+	} else {
+		ret = again == -ENOENT ? -ENOENT : again;
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
+/* Open (and with @update lock) the entry @dir; an fd or -errno. */
+static int open_entry(const char *dir, bool update, struct strbuf *err)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		int fd = build_id_cache__open_dir(dir, err), ret;
+
+		if (fd < 0 || !update)
+			return fd;
+		ret = lock_entry(fd, dir);
+		if (!ret)
+			return fd;
+		close(fd);
+		if (ret < 0)
+			return ret;
+	}
+	return -EAGAIN;
+}
+
 int probe_cache__open(const char *dir, bool update, struct probe_cache **out, struct strbuf *err)
 {
 	struct probe_cache *pc = xzalloc(sizeof(*pc));
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, why_not = STRBUF_INIT;
 	const char *why = NULL;
-	int ret, bad_line = 0;
+	int ret, fd, bad_line = 0;
 
 	pc->path = path_join(dir, "probes");
 	pc->dir_fd = -1;
-	if (update) {
-		pc->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (pc->dir_fd < 0 || flock(pc->dir_fd, LOCK_EX) < 0) {
-			ret = -errno;
-			goto fail;
+	fd = open_entry(dir, update, &why_not);
+	ret = fd < 0 ? fd : cache_fs__check_file(fd, dir, "probes", &why_not);
+	if (!ret) {
+		ret = strbuf_read_regular(&text, fd, "probes", PROBE_CACHE_MAX_FILE);
+		if (ret == -EFBIG || ret == -EINVAL) {
+			strbuf_addf(&why_not, "refusing %s: %s", pc->path,
+				    strbuf_read_strerror(ret));
+			ret = -CACHE_FS_REFUSED;
 		}
 	}
-	ret = strbuf_read_file(&text, pc->path);
-	if (ret == -ENOENT && update)
+	if (ret == -ENOENT && update && fd >= 0)
 		ret = 0;
 	if (!ret)
 		ret = probe_cache__parse(pc, text.buf, text.len, &bad_line, &why);
 	if (ret == -EBADMSG && err)
 		strbuf_addf(err, "%s:%d: %s", pc->path, bad_line, why);
+	if (ret == -CACHE_FS_REFUSED && err)
+		strbuf_add(err, why_not.buf, why_not.len);
+	else if (ret == -CACHE_FS_REFUSED) /* a walk over every cache: skipped */
+		pr_warning("Warning: %s (skipped)\n", why_not.buf);
 	strbuf_release(&text);
+	strbuf_release(&why_not);
+	if (update && !ret)
+		pc->dir_fd = fd;
+	else if (fd >= 0)
+		close(fd);
 	if (ret)
 		goto fail;
 	*out = pc;
@@ -205,35 +262,6 @@ void probe_cache__format(const struct probe_cache *pc, struct strbuf *sb)
 	}
 }
 
-/* Remove the temporary files of writers killed before their rename. */
-static void remove_stale_tmp(const char *path)
-{
-	char *dir = xstrdup(path), *base = strrchr(dir, '/');
-	struct strbuf prefix = STRBUF_INIT;
-	char **names;
-	int nr;
-
-	if (!base) {
-		free(dir);
-		return;
-	}
-	*base++ = '\0';
-	strbuf_addf(&prefix, "%s.tmp.", base);
-	nr = lsdir(dir, NULL, &names);
-	for (int i = 0; i < nr; i++) {
-		if (!strncmp(names[i], prefix.buf, prefix.len)) {
-			char *p = path_join(dir, names[i]);
-
-			unlink(p);
-			free(p);
-		}
-	}
-	if (nr > 0)
-		lsdir_free(names, nr);
-	strbuf_release(&prefix);
-	free(dir);
-}
-
 int probe_cache__commit(struct probe_cache *pc)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -241,11 +269,10 @@ int probe_cache__commit(struct probe_cache *pc)
 
 	if (pc->dir_fd < 0)
 		return -EBADF;
-	remove_stale_tmp(pc->path);
+	/* Every writer of it holds this lock: what is there is a killed one's. */
+	cache_fs__remove_junk(pc->dir_fd, "probes", true);
 	probe_cache__format(pc, &sb);
-	ret = write_file_atomic(pc->path, sb.buf, sb.len, 0644);
-	if (!ret)
-		fsync(pc->dir_fd);
+	ret = cache_fs__write_atomic(pc->dir_fd, "probes", sb.buf, sb.len, 0644, true);
 	if (!ret)
 		probe_caches__mark_dirty(pc->path);
 	strbuf_release(&sb);
@@ -416,7 +443,9 @@ void probe_cache__strerror(enum probe_cache_doing doing, int err, const char *wh
 	};
 	const char *tail = consequence[doing] ? consequence[doing] : "";
 
-	if (err == -EBADMSG)
+	if (err == -CACHE_FS_REFUSED && detail && *detail)
+		strbuf_addf(msg, "%s%s", detail, tail);
+	else if (err == -EBADMSG)
 		strbuf_addf(msg, "%scorrupt probe cache %s%s",
 			    doing == PROBE_CACHE_USE ? "not using the " : "",
 			    detail && *detail ? detail : where, tail);
@@ -528,9 +557,9 @@ static int collect_sdt_events(const struct build_id_cache_entry *ent, const char
 	struct probe_cache *pc;
 	int ret = probe_cache__open(dir, false, &pc, &err);
 
-	if (ret == -EBADMSG) {
+	if (ret == -EBADMSG || ret == -CACHE_FS_REFUSED) {
 		probe_cache__strerror(PROBE_CACHE_USE, ret, dir, err.buf, &msg);
-		pr_warning("Warning: %s\n", msg.buf);
+		pr_warning("Warning: %s%s\n", msg.buf, ret == -EBADMSG ? "" : " (skipped)");
 	}
 	for (int j = 0; !ret && j < pc->nr; j++)
 		if (pc->entries[j].sdt)
@@ -617,22 +646,28 @@ int probe_cache__sdt_event_names(const char *filter, char ***names)
  */
 void probe_caches__mark_dirty(const char *probes_path)
 {
-	char *path = path_join(buildid_dir(), PROBE_INDEX_DIRTY);
 	const char *slash = strrchr(probes_path, '/');
-	struct strbuf sb = STRBUF_INIT;
-	int fd;
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	int fd = -1, rootfd = build_id_cache__root_fd(false, &err);
+	struct stat st;
 
 	strbuf_add(&sb, probes_path, slash ? (size_t)(slash - probes_path) : strlen(probes_path));
 	strbuf_addch(&sb, '\n');
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (rootfd >= 0)
+		fd = openat(rootfd, PROBE_INDEX_DIRTY,
+			    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+			    0644);
+	/* Only a file of ours: another's, a FIFO, is not written to. */
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !cache_fs__trusted(&st))) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0 || write(fd, sb.buf, sb.len) != (ssize_t)sb.len) {
-		char *index = path_join(buildid_dir(), PROBE_INDEX_NAME);
-
-		unlink(index); /* not told: rebuilt in full */
-		free(index);
+		if (rootfd >= 0) /* not told: rebuilt in full */
+			unlinkat(rootfd, PROBE_INDEX_NAME, 0);
 	}
 	if (fd >= 0)
 		close(fd);
+	strbuf_release(&err);
 	strbuf_release(&sb);
-	free(path);
 }

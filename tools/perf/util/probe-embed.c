@@ -14,6 +14,7 @@
 #include "util/debuginfod.h"
 #include "util/probe-cache.h"
 #include "util/probe-embed.h"
+#include "util/probe-limits.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -53,9 +54,8 @@ static int embed_check(const char *text, size_t len, const struct build_id *bid,
 /* The probes file of @bid in the build-id cache (through its .build-id link). */
 static char *cached_probes(const struct build_id *bid)
 {
-	char *link = build_id_cache__linkname(bid), *dir = realpath(link, NULL), *path;
+	char *dir = build_id_cache__link_dir(bid), *path;
 
-	free(link);
 	if (!dir)
 		return NULL;
 	path = path_join(dir, "probes");
@@ -280,7 +280,7 @@ int probe_embed__write(const char *file)
 	}
 	build_id__sprintf(&bid, sbid);
 	probes = cached_probes(&bid);
-	if (!probes || strbuf_read_file(&text, probes) < 0) {
+	if (!probes || strbuf_read_regular(&text, AT_FDCWD, probes, PROBE_CACHE_MAX_FILE) < 0) {
 		pr_err("Error: no probe cache of build-id %s (of %s): add its probes with perf probe --cache first\n",
 		       sbid, file);
 		ret = -ENOENT;

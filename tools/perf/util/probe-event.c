@@ -526,10 +526,9 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 					      struct probe_trace_event **tevs)
 {
 	struct probe_cache *pc;
-	int ret = 0;
+	int ret = probe_target__open_cache(t, &pc); /* kept for the next spec */
 
-	if (!probe_target__open_cache(t, &pc)) /* kept for the next spec */
-		ret = find_in_cache(pc, pev, t, tevs);
+	ret = ret < 0 ? ret : ret ? 0 : find_in_cache(pc, pev, t, tevs);
 	if (ret == 0 && pev->sdt)
 		ret = find_sdt_in_binary(pev, t, tevs);
 	if (ret == 0 && pev->sdt && !t->uprobes && !t->path && !t->module)
@@ -1123,7 +1122,7 @@ static int probe_batch__cache(const struct probe_batch *b, const struct perf_pro
 	ret = build_id_cache__add(name, t.path, &bid, false);
 	if (ret) {
 		pr_err("Error: Failed to add %s to the build-id cache %s: %s\n", name,
-		       buildid_dir(), strerror(-ret));
+		       buildid_dir(), build_id_cache__strerror(ret));
 		goto out;
 	}
 	dir = build_id_cache__dirname(name, &bid);

@@ -16,9 +16,11 @@
 
 #include "util/alloc.h"
 #include "util/build-id.h"
+#include "util/cache-fs.h"
 #include "util/debug.h"
 #include "util/probe-cache.h"
 #include "util/probe-index.h"
+#include "util/probe-limits.h"
 #include "util/probe-spec.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
@@ -425,24 +427,47 @@ static bool in_sorted(char **v, int n, const char *s)
 	return n > 0 && bsearch(&s, v, n, sizeof(*v), strcmp_ptr) != NULL;
 }
 
+/*
+ * Open the index file @name of the root for reading: a trusted regular
+ * file, else -errno (-CACHE_FS_REFUSED, warned once: it is then rebuilt
+ * in memory as if missing).
+ */
+static int open_index_file(const char *name)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rootfd = build_id_cache__root_fd(false, &err), fd;
+	char *path = probe_index_path(name);
+
+	fd = rootfd < 0 ? rootfd : cache_fs__check_file(rootfd, buildid_dir(), name, &err);
+	if (!fd) {
+		fd = openat(rootfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		fd = fd < 0 ? -errno : fd;
+	}
+	if (fd == -CACHE_FS_REFUSED)
+		pr_warning("Warning: %s (not used)\n", err.buf);
+	strbuf_release(&err);
+	free(path);
+	return fd;
+}
+
 /* The entry directories this perf wrote probes files in since, sorted. */
 static int dirty_dirs(char ***dirs)
 {
-	char *path = probe_index_path(PROBE_INDEX_DIRTY);
 	struct strbuf sb = STRBUF_INIT;
-	int n = 0, alloc = 0;
+	int n = 0, alloc = 0, fd = open_index_file(PROBE_INDEX_DIRTY);
 
 	*dirs = NULL;
-	if (strbuf_read_file(&sb, path) >= 0) {
+	if (fd >= 0 && strbuf_read_fd_bounded(&sb, fd, PROBE_INDEX_MAX_DIRTY) >= 0) {
 		for (char *p = sb.buf, *nl; (nl = strchr(p, '\n')); p = nl + 1) {
 			ALLOC_GROW(*dirs, n + 1, alloc);
 			(*dirs)[n++] = xstrndup(p, nl - p);
 		}
 	}
+	if (fd >= 0)
+		close(fd);
 	if (n)
 		qsort(*dirs, n, sizeof(**dirs), strcmp_ptr);
 	strbuf_release(&sb);
-	free(path);
 	return n;
 }
 
@@ -832,21 +857,23 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 				    void *ctx)
 {
 	char *path = probe_index_path(PROBE_INDEX_NAME);
-	char *dirty_path = probe_index_path(PROBE_INDEX_DIRTY);
 	struct strbuf text = STRBUF_INIT;
 	struct probe_index_stamp stamp;
 	struct probe_index idx;
 	void *map = MAP_FAILED;
 	struct stat st, dst;
 	bool keep = false, used = false, had_dirty;
+	struct strbuf err = STRBUF_INIT;
 	char **dirty;
-	int fd, ret = 0, nr_dirty;
+	int fd, rootfd, ret = 0, nr_dirty;
 
 	probe_index_stamp(&stamp);
-	had_dirty = stat(dirty_path, &dst) == 0;
+	rootfd = build_id_cache__root_fd(false, &err);
+	had_dirty =
+		rootfd >= 0 && fstatat(rootfd, PROBE_INDEX_DIRTY, &dst, AT_SYMLINK_NOFOLLOW) == 0;
 	nr_dirty = had_dirty ? dirty_dirs(&dirty) : (dirty = NULL, 0);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0)
+	fd = open_index_file(PROBE_INDEX_NAME);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (fd >= 0)
 		close(fd);
@@ -881,16 +908,18 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 	 * leaves the build-id cache as it was.  The list of changed entries is
 	 * dropped with it, unless it grew meanwhile.
 	 */
-	if (keep && ret > 0 && access(buildid_dir(), W_OK) == 0) {
-		if (write_file_derived(path, text.buf, text.len, 0644))
+	if (keep && ret > 0 && rootfd >= 0 && access(buildid_dir(), W_OK) == 0) {
+		if (cache_fs__write_atomic(rootfd, PROBE_INDEX_NAME, text.buf, text.len, 0644,
+					   false))
 			pr_debug("Not writing the probe cache index %s\n", path);
-		else if (had_dirty && stat(dirty_path, &st) == 0 && st.st_size == dst.st_size &&
-			 st.st_ino == dst.st_ino)
-			unlink(dirty_path);
+		else if (had_dirty &&
+			 fstatat(rootfd, PROBE_INDEX_DIRTY, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			 st.st_size == dst.st_size && st.st_ino == dst.st_ino)
+			unlinkat(rootfd, PROBE_INDEX_DIRTY, 0);
 	}
+	strbuf_release(&err);
 	lsdir_free(dirty, nr_dirty);
 	strbuf_release(&text);
-	free(dirty_path);
 	free(path);
 	return ret;
 }

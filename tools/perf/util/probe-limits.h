@@ -5,8 +5,8 @@
 /*
  * The kernel's limits on probe event names, shared by every layer that
  * checks or makes names (probe-spec's grammars, probe-file's unique
- * names), and perf's bounds on the files it reads for a user.  Constants
- * only: it includes nothing and anyone may include it.
+ * names), and perf's bounds on the files it reads (a user's, the cache's).
+ * Constants only: it includes nothing and anyone may include it.
  */
 
 /* The longest GROUP or EVENT name the kernel takes, in bytes. */
@@ -18,5 +18,12 @@
  */
 #define PERF_CONFIG_MAX_SIZE (1u << 20)
 #define PROBE_SOURCE_MAX_SIZE (64u << 20)
+
+/*
+ * The most of a cache file read into memory (strbuf_read_regular()): a
+ * probes file, the list of changed entries of the index, a link target.
+ */
+#define PROBE_CACHE_MAX_FILE (64 << 20)
+#define PROBE_INDEX_MAX_DIRTY (16 << 20)
 
 #endif

@@ -347,7 +347,7 @@ int probe_target__cache_id(const struct probe_target *t, char **name, struct bui
 char *probe_target__cache_entry(const struct probe_target *t, const char *file)
 {
 	struct build_id bid;
-	char *name, *dir, *path, *link;
+	char *name, *dir, *path;
 
 	if (probe_target__cache_id(t, &name, &bid))
 		return NULL;
@@ -362,11 +362,8 @@ char *probe_target__cache_entry(const struct probe_target *t, const char *file)
 		free(path);
 		free(dir);
 		dir = NULL;
-		if (i == 0) {
-			link = build_id_cache__linkname(&bid);
-			dir = realpath(link, NULL);
-			free(link);
-		}
+		if (i == 0)
+			dir = build_id_cache__link_dir(&bid);
 	}
 	return NULL;
 }
@@ -396,6 +393,7 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
 	static struct {
 		char *key;
 		struct probe_cache *pc;
+		int refused;
 	} memo;
 	const char *key = t->path ? t->path : t->module ? t->module : "";
 	struct strbuf err = STRBUF_INIT;
@@ -404,12 +402,13 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
 
 	if (memo.key && !strcmp(memo.key, key)) {
 		*pc = memo.pc;
-		return memo.pc ? 0 : 1;
+		return memo.refused ? memo.refused : memo.pc ? 0 : 1;
 	}
 	free(memo.key);
 	probe_cache__close(memo.pc);
 	memo.key = xstrdup(key);
 	memo.pc = NULL;
+	memo.refused = 0;
 	*pc = NULL;
 	dir = probe_target__cache_entry(t, "probes");
 	if (!dir && !fetch_embedded_cache(t))
@@ -425,12 +424,17 @@ int probe_target__open_cache(const struct probe_target *t, struct probe_cache **
 		pr_warning("Warning: %s\n", msg.buf);
 		strbuf_release(&msg);
 	}
+	/* The cache of this very target, another's to steer: not a miss. */
+	if (ret == -CACHE_FS_REFUSED) {
+		pr_err("Error: %s\n", err.buf);
+		memo.refused = ret;
+	}
 	strbuf_release(&err);
 	free(dir);
 	if (ret)
 		memo.pc = NULL;
 	*pc = memo.pc;
-	return ret ? 1 : 0;
+	return memo.refused ? memo.refused : ret ? 1 : 0;
 }
 
 /*

@@ -141,7 +141,8 @@ char *probe_target__cache_entry(const struct probe_target *t, const char *file);
  * The target's probe cache, for reading: 0 with *@pc (kept for the next
  * spec of the same command, not to be closed by the caller), or 1 when
  * there is none or it is corrupt (then it is reported once, as a warning
- * unless --cache, and not used).
+ * unless --cache, and not used), or -CACHE_FS_REFUSED when it is not
+ * trusted (cache-fs.h; reported once as an error: the command fails).
  */
 int probe_target__open_cache(const struct probe_target *t, struct probe_cache **pc);
 

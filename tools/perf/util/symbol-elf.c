@@ -210,15 +210,16 @@ static int read_loads(Elf *elf, struct symbol_elf *se)
 /* A separate debug file of @path with a .symtab, found by build-id; new string or NULL. */
 static char *find_debug_file(const char *path)
 {
-	char sbid[SBUILD_ID_SIZE], *cands[2], *link, *found = NULL;
+	char sbid[SBUILD_ID_SIZE], *cands[2], *dir, *found = NULL;
 	struct build_id bid;
 
 	if (filename__read_build_id(path, &bid) < 0)
 		return NULL;
 	build_id__sprintf(&bid, sbid);
-	link = build_id_cache__linkname(&bid);
-	cands[0] = path_join(link, "elf");
-	free(link);
+	/* The link is resolved inside the cache, never followed out of it. */
+	dir = build_id_cache__link_dir(&bid);
+	cands[0] = dir ? path_join(dir, "elf") : xstrdup("");
+	free(dir);
 	if (asprintf(&cands[1], "%s/%.2s/%s.debug", DEBUG_BUILD_ID_DIR, sbid, sbid + 2) < 0)
 		abort();
 	for (int i = 0; i < 2 && !found; i++) {

@@ -45,7 +45,7 @@ test_expect_success 'setup: a program and a cache of 3 entries' '
 
 test_expect_success 'an add killed at any flock, write, fsync or rename' '
 	killed=0 &&
-	for sc in flock write fsync rename; do
+	for sc in flock write fsync renameat; do
 		for when in 1 2 3; do
 			ev=k_${sc}_$when
 			killed_at $sc $when probe --cache -n -q -x "$TEST_TMP/app" -a "$ev=handle"
@@ -60,7 +60,7 @@ test_expect_success 'an add killed at any flock, write, fsync or rename' '
 
 test_expect_success 'a --del killed at any fsync or rename' '
 	grep -vxF "probe_app:e0=handle" "$TEST_TMP/keep" >k && mv k "$TEST_TMP/keep" &&
-	for sc in fsync rename; do
+	for sc in fsync renameat; do
 		for when in 1 2; do
 			killed_at $sc $when probe --cache --del "probe_app:e0=*"
 			cache_is_whole e0 || { echo "after a kill at $sc #$when" >&2; exit 1; }

@@ -175,7 +175,8 @@ test_lazy_prereq STRACE 'command -v strace'
 probes_opened() {
 	strace -f -e trace=openat -o trace.out "$@" >out 2>err
 	_rc=$?
-	grep -c "/probes\", O_RDONLY" trace.out
+	# By path or relative to the entry's directory fd.
+	grep -cE "(/|\")probes\", O_RDONLY" trace.out
 	return "$_rc"
 }
 
