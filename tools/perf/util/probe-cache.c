@@ -215,13 +215,21 @@ static void remove_stale_tmp(const char *path)
 
 int probe_cache__commit(struct probe_cache *pc)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
 	int ret;
 
 	if (pc->dir_fd < 0)
 		return -EBADF;
 	remove_stale_tmp(pc->path);
 	probe_cache__format(pc, &sb);
+	/* The same text (a cached add again) is not written and synced again. */
+	if (!strbuf_read_file(&old, pc->path) && old.len == sb.len &&
+	    !memcmp(old.buf, sb.buf, sb.len)) {
+		strbuf_release(&old);
+		strbuf_release(&sb);
+		return 0;
+	}
+	strbuf_release(&old);
 	ret = write_file_atomic(pc->path, sb.buf, sb.len, 0644);
 	if (!ret)
 		fsync(pc->dir_fd);

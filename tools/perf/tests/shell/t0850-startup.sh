@@ -21,6 +21,18 @@ test_expect_success 'a cached add loads neither libbpf nor capstone' '
 	! grep -q "libbpf\|libcapstone" libs
 '
 
+test_expect_success 'a cached add that changes nothing does not write the probes file again' '
+	f=$(probes_file "$TEST_TMP/app") &&
+	cp "$f" before &&
+	ino=$(stat -c %i "$f") &&
+	"$PERF" probe --cache -n -q -x "$TEST_TMP/app" -a main &&
+	test "$(stat -c %i "$f")" = "$ino" &&
+	test_cmp_file before "$f" &&
+	"$PERF" probe --cache -n -q -x "$TEST_TMP/app" -a "main%return" &&
+	test "$(stat -c %i "$f")" != "$ino" &&
+	grep -q "^#main%return$" "$f"
+'
+
 test_expect_success 'buildid-cache --add, buildid-list and --cache --list load neither' '
 	libs_of buildid-cache -a "$TEST_TMP/app" >libs &&
 	libs_of buildid-list -i "$TEST_TMP/app" >>libs &&
