@@ -20,15 +20,16 @@ O := build
 # Recursively expanded: pkg-config runs only once the packages are there.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 # libiberty (the demangler) has no pkg-config module: a static library.
-# capstone and libbpf are not linked: insn.c and btf.c dlopen() them by the
-# SONAME of the installed library when a command first needs them, so the
-# commands that never decode code or read BTF do not load them at start-up.
-DLOPEN_PKGS := capstone libbpf
+# capstone, libbpf and libtraceevent are not linked: insn.c, btf.c and
+# builtin-trace.c dlopen() them by the SONAME of the installed library when
+# a command first needs them, so the commands that never decode code, read
+# BTF or print trace events do not load them at start-up.
+DLOPEN_PKGS := capstone libbpf libtraceevent
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS))) -liberty -ldl
 # The SONAME of lib$(2).so in pkg-config module $(1)'s libdir, or empty.
 soname = $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir $(1))/lib$(2).so" 2>/dev/null | \
 	sed -n 's/^ *SONAME *//p')
-SONAME_FLAGS = $(foreach d,LIBBPF:libbpf:bpf CAPSTONE:capstone:capstone,$(call soname_flag,$(subst :, ,$(d))))
+SONAME_FLAGS = $(foreach d,LIBBPF:libbpf:bpf CAPSTONE:capstone:capstone TRACEEVENT:libtraceevent:traceevent,$(call soname_flag,$(subst :, ,$(d))))
 soname_flag = $(if $(call soname,$(word 2,$(1)),$(word 3,$(1))),\
 	-D$(word 1,$(1))_SONAME='"$(call soname,$(word 2,$(1)),$(word 3,$(1)))"')
 
@@ -38,7 +39,8 @@ WERROR ?= 1
 WARNINGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wno-unused-parameter -Wshadow \
 	-Wformat=2
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) -Itools/perf -MMD -MP
-$(O)/tools/perf/util/btf.o $(O)/tools/perf/util/insn.o: ALL_CFLAGS += $(SONAME_FLAGS)
+$(O)/tools/perf/util/btf.o $(O)/tools/perf/util/insn.o $(O)/tools/perf/builtin-trace.o: \
+	ALL_CFLAGS += $(SONAME_FLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 
 PERF := tools/perf/perf

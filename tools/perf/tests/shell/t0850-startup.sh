@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='start-up loads only what every command needs: libbpf and capstone are loaded by the commands that read BTF or decode code, when they do'
+test_description='start-up loads only what every command needs: libbpf, capstone and libtraceevent are loaded by the commands that read BTF, decode code or print trace events, when they do'
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -15,10 +15,10 @@ test_expect_success 'setup: a program with a cached probe' '
 	"$PERF" probe --cache -n -q -x "$TEST_TMP/app" -a main
 '
 
-test_expect_success 'a cached add loads neither libbpf nor capstone' '
+test_expect_success 'a cached add loads none of libbpf, capstone, libtraceevent' '
 	libs_of probe --cache -n -q -x "$TEST_TMP/app" -a main >libs &&
 	grep -q "^libelf" libs &&
-	! grep -q "libbpf\|libcapstone" libs
+	! grep -q "libbpf\|libcapstone\|libtraceevent" libs
 '
 
 test_expect_success 'a cached add that changes nothing does not write the probes file again' '
@@ -33,23 +33,28 @@ test_expect_success 'a cached add that changes nothing does not write the probes
 	grep -q "^#main%return$" "$f"
 '
 
-test_expect_success 'buildid-cache --add, buildid-list and --cache --list load neither' '
+test_expect_success 'buildid-cache --add, buildid-list and --cache --list load none of them' '
 	libs_of buildid-cache -a "$TEST_TMP/app" >libs &&
 	libs_of buildid-list -i "$TEST_TMP/app" >>libs &&
 	libs_of probe --cache --list >>libs &&
-	! grep -q "libbpf\|libcapstone" libs
+	! grep -q "libbpf\|libcapstone\|libtraceevent" libs
 '
 
 test_expect_success READELF 'the binary is not linked against them' '
 	readelf -d "$PERF" >dyn &&
 	grep -q "NEEDED.*libelf" dyn &&
-	! grep -q "NEEDED.*\(libbpf\|libcapstone\)" dyn
+	! grep -q "NEEDED.*\(libbpf\|libcapstone\|libtraceevent\)" dyn
 '
 
 test_expect_success 'BTF of the running kernel loads libbpf when it is read' '
 	test -r /sys/kernel/btf/vmlinux || { echo "no /sys/kernel/btf/vmlinux: skipped"; exit 0; }
 	libs_of probe -D "vfs_read file count" >libs &&
 	grep -q "libbpf" libs
+'
+
+test_expect_success ROOT,TRACEFS 'perf trace loads libtraceevent when it prints events' '
+	libs_of trace -e "sched:sched_process_exec" -- true >libs &&
+	grep -q "libtraceevent" libs
 '
 
 test_done
