@@ -26,6 +26,8 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 # BTF or print trace events do not load them at start-up.
 DLOPEN_PKGS := capstone libbpf libtraceevent
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS))) -liberty -ldl
+# The unit tests call some of them directly (test-trace-fields: libtraceevent).
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -liberty -ldl
 # The SONAME of lib$(2).so in pkg-config module $(1)'s libdir, or empty.
 soname = $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir $(1))/lib$(2).so" 2>/dev/null | \
 	sed -n 's/^ *SONAME *//p')
@@ -104,7 +106,7 @@ $(PERF): $(BUILTIN_OBJS) $(O)/libperf-util.a
 
 $(O)/tests/%: tools/perf/tests/unit/%.c $(O)/libperf-util.a | build-deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/libperf-util.a $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/libperf-util.a $(TEST_LIBS)
 
 unit-tests: $(UNIT_BINS)
 
