@@ -10,6 +10,7 @@
  * ring.  The rings are read in passes, merged by time, and each record is
  * printed as it is read: memory stays that of the rings.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -36,6 +37,74 @@
 #include "util/tracepoint.h"
 #include "util/util.h"
 #include "util/workload.h"
+
+#ifndef TRACEEVENT_SONAME
+#define TRACEEVENT_SONAME "libtraceevent.so.1"
+#endif
+
+/*
+ * libtraceevent's entry points, loaded when perf trace parses its formats:
+ * the other commands do not map it at start-up.
+ */
+static struct {
+	void *handle;
+	struct tep_handle *(*alloc)(void);
+	void (*free)(struct tep_handle *);
+	void (*set_long_size)(struct tep_handle *, int);
+	void (*set_page_size)(struct tep_handle *, int);
+	enum tep_errno (*parse_event)(struct tep_handle *, const char *, unsigned long,
+				      const char *);
+	int (*strerror)(struct tep_handle *, enum tep_errno, char *, size_t);
+	struct tep_event *(*find_event)(struct tep_handle *, int);
+	void (*print_event)(struct tep_handle *, struct trace_seq *, struct tep_record *,
+			    const char *, ...);
+	void (*seq_init)(struct trace_seq *);
+	void (*seq_reset)(struct trace_seq *);
+	void (*seq_destroy)(struct trace_seq *);
+	void (*seq_terminate)(struct trace_seq *);
+} tep_lib;
+
+static int load_traceevent(void)
+{
+	static const char *const names[] = {
+		"tep_alloc",	   "tep_free",	      "tep_set_long_size", "tep_set_page_size",
+		"tep_parse_event", "tep_strerror",    "tep_find_event",	   "tep_print_event",
+		"trace_seq_init",  "trace_seq_reset", "trace_seq_destroy", "trace_seq_terminate",
+	};
+	void **fn = (void **)&tep_lib.alloc;
+	void *h;
+
+	if (tep_lib.handle)
+		return 0;
+	h = dlopen(TRACEEVENT_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		pr_err("perf trace: cannot load libtraceevent: %s\n", dlerror());
+		return -ENOSYS;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		fn[i] = dlsym(h, names[i]);
+		if (!fn[i]) {
+			pr_err("perf trace: %s has no %s\n", TRACEEVENT_SONAME, names[i]);
+			dlclose(h);
+			return -ENOSYS;
+		}
+	}
+	tep_lib.handle = h;
+	return 0;
+}
+
+#define tep_alloc tep_lib.alloc
+#define tep_free tep_lib.free
+#define tep_set_long_size tep_lib.set_long_size
+#define tep_set_page_size tep_lib.set_page_size
+#define tep_parse_event tep_lib.parse_event
+#define tep_strerror tep_lib.strerror
+#define tep_find_event tep_lib.find_event
+#define tep_print_event tep_lib.print_event
+#define trace_seq_init tep_lib.seq_init
+#define trace_seq_reset tep_lib.seq_reset
+#define trace_seq_destroy tep_lib.seq_destroy
+#define trace_seq_terminate tep_lib.seq_terminate
 
 static const char *const trace_usage[] = {
 	"perf trace -e <event> [<options>] [<command>]",
@@ -169,6 +238,8 @@ static const char *pid_comm(int pid, void *priv)
 
 static int parse_formats(struct trace *trace)
 {
+	if (load_traceevent())
+		return -ENOSYS;
 	trace->tep = tep_alloc();
 	if (!trace->tep)
 		return -ENOMEM;

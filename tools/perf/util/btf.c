@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The kernel's BTF through libbpf (see btf.h). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -19,6 +20,59 @@ struct kbtf {
 	struct btf *btf;
 	uint32_t first; /* the first id of its own (a module's: after its base) */
 };
+
+#ifndef LIBBPF_SONAME
+#define LIBBPF_SONAME "libbpf.so.1"
+#endif
+
+/*
+ * libbpf's entry points, loaded by the first kbtf__open(): a command that
+ * reads no BTF does not map libbpf (and start-up does not grow with it).
+ */
+static struct {
+	void *handle;
+	libbpf_print_fn_t (*set_print)(libbpf_print_fn_t);
+	struct btf *(*parse_elf_split)(const char *, struct btf *);
+	struct btf *(*parse_raw_split)(const char *, struct btf *);
+	__u32 (*type_cnt)(const struct btf *);
+	void (*free)(struct btf *);
+	const struct btf_type *(*type_by_id)(const struct btf *, __u32);
+	const char *(*name_by_offset)(const struct btf *, __u32);
+	size_t (*pointer_size)(const struct btf *);
+	__s64 (*resolve_size)(const struct btf *, __u32);
+} lib;
+
+static int load_library(void)
+{
+	void *h;
+
+	if (lib.handle)
+		return 0;
+	h = dlopen(LIBBPF_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		pr_debug("btf: %s\n", dlerror());
+		return -ENOSYS;
+	}
+	*(void **)&lib.set_print = dlsym(h, "libbpf_set_print");
+	*(void **)&lib.parse_elf_split = dlsym(h, "btf__parse_elf_split");
+	*(void **)&lib.parse_raw_split = dlsym(h, "btf__parse_raw_split");
+	*(void **)&lib.type_cnt = dlsym(h, "btf__type_cnt");
+	*(void **)&lib.free = dlsym(h, "btf__free");
+	*(void **)&lib.type_by_id = dlsym(h, "btf__type_by_id");
+	*(void **)&lib.name_by_offset = dlsym(h, "btf__name_by_offset");
+	*(void **)&lib.pointer_size = dlsym(h, "btf__pointer_size");
+	*(void **)&lib.resolve_size = dlsym(h, "btf__resolve_size");
+	if (!lib.set_print || !lib.parse_elf_split || !lib.parse_raw_split || !lib.type_cnt ||
+	    !lib.free || !lib.type_by_id || !lib.name_by_offset || !lib.pointer_size ||
+	    !lib.resolve_size) {
+		pr_debug("btf: %s lacks an entry point\n", LIBBPF_SONAME);
+		dlclose(h);
+		memset(&lib, 0, sizeof(lib));
+		return -ENOSYS;
+	}
+	lib.handle = h;
+	return 0;
+}
 
 const char *kbtf__sysfs_dir(void)
 {
@@ -61,12 +115,14 @@ int kbtf__open(const char *path, struct kbtf *base, struct kbtf **out)
 
 	if (elf < 0)
 		return elf;
-	libbpf_set_print(kbtf_print);
+	if (load_library())
+		return -ENOSYS;
+	lib.set_print(kbtf_print);
 	errno = 0;
 	if (elf)
-		btf = btf__parse_elf_split(path, base ? base->btf : NULL);
+		btf = lib.parse_elf_split(path, base ? base->btf : NULL);
 	else
-		btf = btf__parse_raw_split(path, base ? base->btf : NULL);
+		btf = lib.parse_raw_split(path, base ? base->btf : NULL);
 	if (!btf) {
 		int err = errno;
 
@@ -77,7 +133,7 @@ int kbtf__open(const char *path, struct kbtf *base, struct kbtf **out)
 	}
 	*out = xzalloc(sizeof(**out));
 	(*out)->btf = btf;
-	(*out)->first = base ? btf__type_cnt(base->btf) : 1;
+	(*out)->first = base ? lib.type_cnt(base->btf) : 1;
 	return 0;
 }
 
@@ -85,7 +141,7 @@ void kbtf__free(struct kbtf *b)
 {
 	if (!b)
 		return;
-	btf__free(b->btf);
+	lib.free(b->btf);
 	free(b);
 }
 
@@ -97,7 +153,7 @@ static const struct btf_type *real_type(const struct kbtf *b, uint32_t *id)
 
 		if (*id == 0)
 			return NULL;
-		t = btf__type_by_id(b->btf, *id);
+		t = lib.type_by_id(b->btf, *id);
 		if (!t)
 			return NULL;
 		if (!btf_is_mod(t) && !btf_is_typedef(t))
@@ -121,7 +177,7 @@ int kbtf__type(const struct kbtf *b, uint32_t id, struct kbtf_type *out)
 	if (!t)
 		return id ? -EINVAL : (out->kind = KBTF_VOID, 0);
 	out->id = id;
-	out->name = btf__name_by_offset(b->btf, t->name_off);
+	out->name = lib.name_by_offset(b->btf, t->name_off);
 	if (!out->name)
 		out->name = "";
 	switch (btf_kind(t)) {
@@ -134,7 +190,7 @@ int kbtf__type(const struct kbtf *b, uint32_t id, struct kbtf_type *out)
 		break;
 	case BTF_KIND_PTR:
 		out->kind = KBTF_PTR;
-		out->size = (uint32_t)btf__pointer_size(b->btf);
+		out->size = (uint32_t)lib.pointer_size(b->btf);
 		if (!out->size)
 			out->size = 8;
 		out->ref = t->type;
@@ -174,7 +230,7 @@ int kbtf__type(const struct kbtf *b, uint32_t id, struct kbtf_type *out)
 
 long kbtf__size(const struct kbtf *b, uint32_t id)
 {
-	long long n = btf__resolve_size(b->btf, id);
+	long long n = lib.resolve_size(b->btf, id);
 
 	return n < 0 ? -EINVAL : (long)n;
 }
@@ -186,7 +242,7 @@ static void type_name(const struct kbtf *b, uint32_t id, struct strbuf *sb, int 
 	const char *name;
 
 	/* Qualifiers are dropped, as the -V of DWARF types does. */
-	while (id && (t = btf__type_by_id(b->btf, id)) && btf_is_mod(t) && depth++ < 64)
+	while (id && (t = lib.type_by_id(b->btf, id)) && btf_is_mod(t) && depth++ < 64)
 		id = t->type;
 	if (depth >= 64) {
 		strbuf_addstr(sb, "(loop)");
@@ -196,7 +252,7 @@ static void type_name(const struct kbtf *b, uint32_t id, struct strbuf *sb, int 
 		strbuf_addstr(sb, "void");
 		return;
 	}
-	name = btf__name_by_offset(b->btf, t->name_off);
+	name = lib.name_by_offset(b->btf, t->name_off);
 	switch (btf_kind(t)) {
 	case BTF_KIND_PTR:
 		type_name(b, t->type, sb, depth + 1);
@@ -236,17 +292,17 @@ void kbtf__type_name(const struct kbtf *b, uint32_t id, struct strbuf *sb)
 
 int kbtf__find_func(const struct kbtf *b, const char *name, uint32_t *proto)
 {
-	uint32_t n = btf__type_cnt(b->btf);
+	uint32_t n = lib.type_cnt(b->btf);
 
 	for (uint32_t id = b->first; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const struct btf_type *t = lib.type_by_id(b->btf, id);
 		const char *tn;
 
 		if (!btf_is_func(t))
 			continue;
-		tn = btf__name_by_offset(b->btf, t->name_off);
+		tn = lib.name_by_offset(b->btf, t->name_off);
 		if (tn && !strcmp(tn, name)) {
-			const struct btf_type *p = btf__type_by_id(b->btf, t->type);
+			const struct btf_type *p = lib.type_by_id(b->btf, t->type);
 
 			if (!p || !btf_is_func_proto(p))
 				return -EINVAL;
@@ -259,15 +315,15 @@ int kbtf__find_func(const struct kbtf *b, const char *name, uint32_t *proto)
 
 int kbtf__for_each_func(const struct kbtf *b, int (*fn)(const char *name, void *arg), void *arg)
 {
-	uint32_t n = btf__type_cnt(b->btf);
+	uint32_t n = lib.type_cnt(b->btf);
 
 	for (uint32_t id = b->first; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const struct btf_type *t = lib.type_by_id(b->btf, id);
 		int ret;
 
 		if (!btf_is_func(t))
 			continue;
-		ret = fn(btf__name_by_offset(b->btf, t->name_off), arg);
+		ret = fn(lib.name_by_offset(b->btf, t->name_off), arg);
 		if (ret)
 			return ret;
 	}
@@ -277,7 +333,7 @@ int kbtf__for_each_func(const struct kbtf *b, int (*fn)(const char *name, void *
 /* The params of @proto, with a trailing "..." (type 0, no name) counted. */
 static int raw_nparams(const struct kbtf *b, uint32_t proto, const struct btf_param **params)
 {
-	const struct btf_type *t = btf__type_by_id(b->btf, proto);
+	const struct btf_type *t = lib.type_by_id(b->btf, proto);
 
 	if (!t || !btf_is_func_proto(t))
 		return 0;
@@ -310,7 +366,7 @@ void kbtf__param(const struct kbtf *b, uint32_t proto, int i, const char **name,
 	*type = 0;
 	if (i < 0 || i >= n)
 		return;
-	*name = btf__name_by_offset(b->btf, p[i].name_off);
+	*name = lib.name_by_offset(b->btf, p[i].name_off);
 	if (!*name)
 		*name = "";
 	*type = p[i].type;
@@ -318,7 +374,7 @@ void kbtf__param(const struct kbtf *b, uint32_t proto, int i, const char **name,
 
 uint32_t kbtf__return_type(const struct kbtf *b, uint32_t proto)
 {
-	const struct btf_type *t = btf__type_by_id(b->btf, proto);
+	const struct btf_type *t = lib.type_by_id(b->btf, proto);
 
 	return t && btf_is_func_proto(t) ? t->type : 0;
 }
@@ -326,14 +382,14 @@ uint32_t kbtf__return_type(const struct kbtf *b, uint32_t proto)
 static bool find_member(const struct kbtf *b, uint32_t id, const char *name, int depth,
 			struct kbtf_member *m)
 {
-	const struct btf_type *t = btf__type_by_id(b->btf, id);
+	const struct btf_type *t = lib.type_by_id(b->btf, id);
 	const struct btf_member *mem;
 
 	if (!t || !btf_is_composite(t) || depth > 32)
 		return false;
 	mem = btf_members(t);
 	for (int i = 0; i < btf_vlen(t); i++) {
-		const char *mn = btf__name_by_offset(b->btf, mem[i].name_off);
+		const char *mn = lib.name_by_offset(b->btf, mem[i].name_off);
 		uint32_t off = btf_member_bit_offset(t, i);
 
 		if (mn && *mn) {

@@ -73,7 +73,7 @@ static const char *params_start(const char *s)
 	int angle = 0;
 
 	for (; *s; s++) {
-		if (!strncmp(s, "(anonymous namespace)", 21))
+		if (*s == '(' && !strncmp(s, "(anonymous namespace)", 21))
 			s += 20;
 		else if (*s == '<')
 			angle++;
@@ -97,6 +97,39 @@ static bool name_is(const char *pattern, const char *name)
 	return !strcmp(pattern, name);
 }
 
+/*
+ * Can @sym be the function @pattern names?  A mangled name spells the
+ * function's own identifier (the last component of a qualified name, not
+ * a glob, an operator, a destructor or a constructor, which the mangling
+ * writes another way) as it is: a symbol without it is not demangled.
+ */
+static bool may_name(const char *pattern, const char *sym)
+{
+	const char *end = params_start(pattern), *last = pattern, *prev = NULL, *p;
+	size_t len, plen = 0;
+
+	if (!end)
+		end = pattern + strlen(pattern);
+	for (p = pattern; p < end; p++) {
+		if (*p == '<' || *p == ' ')
+			return true; /* a template's arguments, a return type */
+		if (p[0] == ':' && p[1] == ':') {
+			prev = last, plen = p - last;
+			last = p + 2;
+			p++;
+		}
+	}
+	len = end - last;
+	if (!len || !strncmp(last, "operator", 8))
+		return true;
+	for (p = last; p < end; p++)
+		if (!ident_char((unsigned char)*p))
+			return true;
+	if (prev && plen == len && !strncmp(prev, last, len))
+		return true; /* a constructor */
+	return memmem(sym, strlen(sym), last, len) != NULL;
+}
+
 bool demangle_match(const char *pattern, const char *sym)
 {
 	char *d, *want, *have;
@@ -108,6 +141,8 @@ bool demangle_match(const char *pattern, const char *sym)
 	if (name_is(pattern, sym))
 		return true;
 	if (strncmp(sym, "_Z", 2) && strncmp(sym, "_R", 2))
+		return false;
+	if (!demangle_is_glob(pattern) && !may_name(pattern, sym))
 		return false;
 	if (!params_start(pattern)) {
 		d = demangle_sym(sym, false);

@@ -3,6 +3,7 @@
  * The return instructions of a function's code (see insn.h), over capstone.
  */
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +14,54 @@
 #include "util/debug.h"
 #include "util/elf-util.h"
 #include "util/insn.h"
+
+#ifndef CAPSTONE_SONAME
+#define CAPSTONE_SONAME "libcapstone.so.4"
+#endif
+
+/*
+ * capstone's entry points, loaded by the first decode: its tables cost
+ * every command some 80,000 relocations at start-up when it is linked.
+ */
+static struct {
+	void *handle;
+	cs_err (*open)(cs_arch, cs_mode, csh *);
+	cs_err (*close)(csh *);
+	cs_err (*option)(csh, cs_opt_type, size_t);
+	cs_insn *(*malloc)(csh);
+	void (*free)(cs_insn *, size_t);
+	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
+	bool (*insn_group)(csh, const cs_insn *, unsigned int);
+} lib;
+
+static int load_library(void)
+{
+	void *h;
+
+	if (lib.handle)
+		return 0;
+	h = dlopen(CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		pr_debug("insn: %s\n", dlerror());
+		return -ENOSYS;
+	}
+	*(void **)&lib.open = dlsym(h, "cs_open");
+	*(void **)&lib.close = dlsym(h, "cs_close");
+	*(void **)&lib.option = dlsym(h, "cs_option");
+	*(void **)&lib.malloc = dlsym(h, "cs_malloc");
+	*(void **)&lib.free = dlsym(h, "cs_free");
+	*(void **)&lib.disasm_iter = dlsym(h, "cs_disasm_iter");
+	*(void **)&lib.insn_group = dlsym(h, "cs_insn_group");
+	if (!lib.open || !lib.close || !lib.option || !lib.malloc || !lib.free ||
+	    !lib.disasm_iter || !lib.insn_group) {
+		pr_debug("insn: %s lacks an entry point\n", CAPSTONE_SONAME);
+		dlclose(h);
+		memset(&lib, 0, sizeof(lib));
+		return -ENOSYS;
+	}
+	lib.handle = h;
+	return 0;
+}
 
 const char *insn__machine_name(int e_machine, char *buf, int len)
 {
@@ -80,7 +129,7 @@ static uint64_t direct_jump_target(cs_arch arch, const cs_insn *in)
 static void decode(csh h, cs_arch arch, const uint8_t *code, uint64_t addr, uint64_t size,
 		   struct insn_returns *out)
 {
-	cs_insn *in = cs_malloc(h);
+	cs_insn *in = lib.malloc(h);
 	const uint8_t *p = code;
 	size_t left = size;
 	uint64_t pc = addr;
@@ -89,12 +138,12 @@ static void decode(csh h, cs_arch arch, const uint8_t *code, uint64_t addr, uint
 	while (left) {
 		uint64_t to;
 
-		if (!cs_disasm_iter(h, &p, &left, &pc, in)) {
+		if (!lib.disasm_iter(h, &p, &left, &pc, in)) {
 			pr_debug("insn: no instruction at 0x%" PRIx64 ", one byte skipped\n", pc);
 			p++, left--, pc++;
 			continue;
 		}
-		if (cs_insn_group(h, in, CS_GRP_RET)) {
+		if (lib.insn_group(h, in, CS_GRP_RET)) {
 			ALLOC_GROW(out->addr, out->nr + 1, alloc);
 			out->addr[out->nr++] = in->address;
 			continue;
@@ -107,7 +156,7 @@ static void decode(csh h, cs_arch arch, const uint8_t *code, uint64_t addr, uint
 				out->first_tail = in->address;
 		}
 	}
-	cs_free(in, 1);
+	lib.free(in, 1);
 }
 
 /* Open @path and a capstone handle for its machine. */
@@ -133,7 +182,9 @@ static int insn_open(const char *path, int *fd, Elf **elf, csh *h, cs_arch *arch
 		ret = -EOPNOTSUPP;
 	}
 	out->e_machine = ret == -ENOEXEC ? 0 : eh.e_machine;
-	if (!ret && cs_open(*arch, mode, h) != CS_ERR_OK)
+	if (!ret)
+		ret = load_library();
+	if (!ret && lib.open(*arch, mode, h) != CS_ERR_OK)
 		ret = -EIO;
 	if (ret)
 		elf_util__close(*fd, *elf);
@@ -153,10 +204,10 @@ int insn__find_returns(const char *path, uint64_t addr, uint64_t size, struct in
 		return ret;
 	ret = code_of(elf, addr, size, &code);
 	if (!ret) {
-		cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+		lib.option(h, CS_OPT_DETAIL, CS_OPT_ON);
 		decode(h, arch, code, addr, size, out);
 	}
-	cs_close(&h);
+	lib.close(&h);
 	elf_util__close(fd, elf);
 	return ret;
 }
@@ -180,17 +231,17 @@ int insn__starts_at(const char *path, uint64_t addr, uint64_t size, uint64_t at)
 		return ret;
 	ret = code_of(elf, addr, size, &code);
 	if (!ret) {
-		in = cs_malloc(h);
+		in = lib.malloc(h);
 		p = code, left = size, pc = addr;
 		/* Bytes that do not decode are stepped over, as decode() does. */
 		while (left && pc < at) {
-			if (!cs_disasm_iter(h, &p, &left, &pc, in))
+			if (!lib.disasm_iter(h, &p, &left, &pc, in))
 				p++, left--, pc++;
 		}
-		ret = pc == at && left && cs_disasm_iter(h, &p, &left, &pc, in);
-		cs_free(in, 1);
+		ret = pc == at && left && lib.disasm_iter(h, &p, &left, &pc, in);
+		lib.free(in, 1);
 	}
-	cs_close(&h);
+	lib.close(&h);
 	elf_util__close(fd, elf);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include "util/probe-bundle.h"
 #include "util/probe-cache-cmd.h"
 #include "util/probe-cache.h"
+#include "util/probe-listing.h"
 #include "util/probe-target.h"
 #include "util/probe-verify.h"
 #include "util/strbuf.h"
@@ -68,6 +69,25 @@ static int show_one_cache(const struct build_id_cache_entry *ent, const char *di
 	return 0;
 }
 
+/* --cache --list of every probe cache, from the kept listing when it holds. */
+static void show_listed(const char *name, const char *sbid, char *const *specs, int nr, void *ctx)
+{
+	struct show_ctx *show = ctx;
+
+	printf("%s (%s):\n", name, sbid);
+	for (int j = 0; j < nr; j++)
+		if (!show->filter || !fnmatch(show->filter, specs[j], 0))
+			printf("%s\n", specs[j]);
+}
+
+static void show_error(int err, const char *dir, const struct strbuf *detail, void *ctx)
+{
+	struct show_ctx *show = ctx;
+
+	cache_error(PROBE_CACHE_LIST, err, dir, detail);
+	show->ret = err;
+}
+
 int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 {
 	struct show_ctx show = { filter, 0, target->target != NULL };
@@ -89,7 +109,7 @@ int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 		probe_target__clear(&t);
 		return show.ret;
 	}
-	probe_caches__for_each_listed(show_one_cache, &show);
+	probe_caches__listing(show_listed, show_error, &show);
 	return show.ret;
 }
 

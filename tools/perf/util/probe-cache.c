@@ -264,7 +264,7 @@ void probe_cache__format(const struct probe_cache *pc, struct strbuf *sb)
 
 int probe_cache__commit(struct probe_cache *pc)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
 	int ret;
 
 	if (pc->dir_fd < 0)
@@ -272,6 +272,14 @@ int probe_cache__commit(struct probe_cache *pc)
 	/* Every writer of it holds this lock: what is there is a killed one's. */
 	cache_fs__remove_junk(pc->dir_fd, "probes", true);
 	probe_cache__format(pc, &sb);
+	/* The same text (a cached add again) is not written and synced again. */
+	if (!strbuf_read_regular(&old, pc->dir_fd, "probes", PROBE_CACHE_MAX_FILE) &&
+	    old.len == sb.len && !memcmp(old.buf, sb.buf, sb.len)) {
+		strbuf_release(&old);
+		strbuf_release(&sb);
+		return 0;
+	}
+	strbuf_release(&old);
 	ret = cache_fs__write_atomic(pc->dir_fd, "probes", sb.buf, sb.len, 0644, true);
 	if (!ret)
 		probe_caches__mark_dirty(pc->path);

@@ -111,6 +111,14 @@ static void probe_index_stamp(struct probe_index_stamp *s)
 	free(links);
 }
 
+uint64_t probe_index__links_stamp(void)
+{
+	struct probe_index_stamp s;
+
+	probe_index_stamp(&s);
+	return s.all;
+}
+
 /* GROUP and EVENT of a trace-event line "p:GROUP/EVENT ..." as "GROUP:EVENT". */
 static char *line_group_event(const char *line)
 {

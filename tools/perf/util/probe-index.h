@@ -25,4 +25,11 @@ typedef int (*probe_caches_index_fn)(const struct build_id_cache_entry *ent, con
 int probe_caches__for_each_defining(const char *group, const char *event, probe_caches_index_fn fn,
 				    void *ctx);
 
+/*
+ * A hash of the .build-id directory and of each of its buckets (inode and
+ * mtime): it changes whenever a build is added to or removed from the
+ * build-id cache, by this perf or the system's.  At most 257 stats.
+ */
+uint64_t probe_index__links_stamp(void);
+
 #endif

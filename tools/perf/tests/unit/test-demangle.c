@@ -48,6 +48,16 @@ static void test_demangles_cxx_and_rust(void)
 static void test_matches_names_overloads_and_signatures(void)
 {
 	CHECK(demangle_match("shop::Cart::add", "_ZN4shop4Cart3addEi"));
+	/* the identifier is looked for before demangling, but not where the mangling writes it another way */
+	CHECK(demangle_match("ns0::C250::m50", "_ZN3ns04C2503m50Ei"));
+	CHECK(!demangle_match("ns0::C250::m50", "_ZN3ns04C2503m51Ei"));
+	CHECK(demangle_match("shop::Cart::Cart", "_ZN4shop4CartC2Ev"));
+	CHECK(demangle_match("shop::Cart::~Cart", "_ZN4shop4CartD2Ev"));
+	CHECK(demangle_match("shop::Cart::operator+", "_ZN4shop4CartplERKS0_"));
+	CHECK(demangle_match(
+		"std::basic_string<char, std::char_traits<char>, std::allocator<char> >::basic_string",
+		"_ZNSsC1Ev"));
+	CHECK(demangle_match("core::fmt::write", "_ZN4core3fmt5write17h0123456789abcdefE"));
 	CHECK(demangle_match("shop::Cart::add", "_ZN4shop4Cart3addEii"));
 	CHECK(demangle_match("shop::Cart::add(int)", "_ZN4shop4Cart3addEi"));
 	CHECK(!demangle_match("shop::Cart::add(int)", "_ZN4shop4Cart3addEii"));
