@@ -84,6 +84,11 @@ static void show_error(int err, const char *dir, const struct strbuf *detail, vo
 {
 	struct show_ctx *show = ctx;
 
+	/* An entry nobody vouches for is skipped, as by show_one_cache(). */
+	if (err == -CACHE_FS_REFUSED && detail && detail->len) {
+		pr_warning("Warning: %s (skipped)\n", detail->buf);
+		return;
+	}
 	cache_error(PROBE_CACHE_LIST, err, dir, detail);
 	show->ret = err;
 }

@@ -274,8 +274,10 @@ static int listing_walk(uint64_t stamp, probe_listing_fn fn, probe_listing_err_f
 			if (r == -ENOENT) {
 				pc = NULL; /* no probes file: nothing cached */
 			} else if (r) {
+				/* kept nothing: the warning or error shows every time */
 				efn(r, dir, &err, ctx);
-				ret = r;
+				if (r != -CACHE_FS_REFUSED)
+					ret = r;
 				*keep = false;
 				pc = NULL;
 			}

@@ -262,7 +262,8 @@ static int check_uprobe_place(struct probe_verifier *v, const struct perf_probe_
 	ret = check_function(v, pev, vaddr, &sym, why);
 	if (ret || !sym || !sym->size)
 		return ret;
-	ret = insn__starts_at(v->path, sym->addr, sym->size, vaddr);
+	/* A function's first byte starts an instruction: no decoder needed. */
+	ret = vaddr == sym->addr ? 1 : insn__starts_at(v->path, sym->addr, sym->size, vaddr);
 	if (ret == 0) {
 		strbuf_addf(why, "address 0x%" PRIx64 " is not an instruction start in %s", vaddr,
 			    sym->name);
