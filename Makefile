@@ -39,9 +39,11 @@ ELFUTILS_STATIC_LIBS = -Wl,-Bstatic -ldw -lelf $(if $(call have_archive,bz2),-lb
 	-Wl,-Bdynamic $(if $(call have_archive,bz2),,-lbz2)
 ELFUTILS_LIBS = $(if $(ELFUTILS_STATIC),$(ELFUTILS_STATIC_LIBS),\
 	$(shell $(PKG_CONFIG) --libs libdw libelf zlib))
-PKG_LIBS = $(ELFUTILS_LIBS) $(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS) libdw libelf zlib,\
-	$(PKGS))) -liberty -ldl
-# The unit tests call some of them directly (test-trace-fields: libtraceevent).
+LINKED_PKGS = $(filter-out $(DLOPEN_PKGS) libdw libelf zlib,$(PKGS))
+PKG_LIBS = $(ELFUTILS_LIBS) $(if $(LINKED_PKGS),$(shell $(PKG_CONFIG) --libs $(LINKED_PKGS))) \
+	-liberty -ldl
+# The unit tests and fuzz targets call some of them directly
+# (test-trace-fields, fuzz-trace-fields: libtraceevent).
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -liberty -ldl
 # The SONAME of lib$(2).so in pkg-config module $(1)'s libdir, or empty.
 soname = $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir $(1))/lib$(2).so" 2>/dev/null | \
@@ -174,7 +176,7 @@ $(FUZZ_O)/libperf-util.a: $(FUZZ_UTIL_OBJS)
 	$(AR) rcs $@ $^
 
 $(FUZZ_O)/fuzz-%: tools/perf/tests/fuzz/fuzz-%.c $(FUZZ_O)/libperf-util.a | build-deps
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_O)/libperf-util.a $(PKG_LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_O)/libperf-util.a $(TEST_LIBS)
 
 fuzz: build-deps $(FUZZ_BINS)
 	@sh tools/perf/tests/fuzz/run.sh $(FUZZ_O) $(FUZZ_SECONDS) $(FUZZ_TARGETS)

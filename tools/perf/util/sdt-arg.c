@@ -42,6 +42,25 @@ static int size_type(const char *size, size_t len, const char **type)
 	return 0;
 }
 
+/*
+ * Does the decimal [+|-]DIGITS from @sign to @end fit the kernel's long?
+ * A displacement that does not is no fetcharg (the trace-event parser
+ * refuses it): such an operand is skipped, not passed on.
+ */
+static bool displacement_fits(const char *sign, const char *end)
+{
+	char buf[32];
+	size_t n = end - sign;
+
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, sign, n);
+	buf[n] = '\0';
+	errno = 0;
+	strtoll(buf, NULL, 10);
+	return errno != ERANGE;
+}
+
 /* OP as [+|-][DIGITS][(]%REG[)], whole; 0 when it is not. */
 static int convert_operand(const char *op, struct strbuf *out)
 {
@@ -83,6 +102,8 @@ static int convert_operand(const char *op, struct strbuf *out)
 		 * gcc never writes them, and perf's copy could mislead: skip. */
 		if (digits_len > 1 && digits[0] == '0')
 			return 0;
+		if (!displacement_fits(sign, digits + digits_len))
+			return 0;
 		if (!sign_len && !digits_len)
 			strbuf_addstr(out, "+0");
 		else if (!sign_len)
@@ -116,7 +137,7 @@ static const char *displacement(const char *p, struct strbuf *out)
 	digits = p;
 	while (is_digit(*p))
 		p++;
-	if (p == digits || (p - digits > 1 && *digits == '0'))
+	if (p == digits || (p - digits > 1 && *digits == '0') || !displacement_fits(sign, p))
 		return NULL;
 	if (sign == digits)
 		strbuf_addch(out, '+');

@@ -254,6 +254,23 @@ static void test_args_numbered_by_position(void)
 	}
 }
 
+/* A displacement the kernel's long can not hold is no fetcharg: skipped. */
+static void test_displacement_out_of_range_is_skipped(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_INT(sdt_arg__to_fetcharg("8@-77777777777777777777(%rbp)", &sb), ==, 0);
+	CHECK_STR(sb.buf, "");
+	CHECK_INT(sdt_arg__to_fetcharg("8@-9223372036854775808(%rbp)", &sb), ==, 1);
+	CHECK_STR(sb.buf, "-9223372036854775808(%bp):u64");
+	strbuf_reset(&sb);
+	CHECK_INT(sdt_arg__to_fetcharg("8@9223372036854775808(%rbp)", &sb), ==, 0);
+	CHECK_INT(sdt_arg__to_fetcharg_arch("aarch64", "-4@[sp, 99999999999999999999]", &sb), ==,
+		  0);
+	CHECK_STR(sb.buf, "");
+	strbuf_release(&sb);
+}
+
 /* gcc's arm64 memory operands hold a space: "[sp, 4]" is one operand. */
 static void test_arm64_args_with_a_space_inside_brackets(void)
 {
@@ -582,8 +599,8 @@ static void test_ref_ctr_offset_from_readme(void)
 
 TESTS(TEST(test_arg_table), TEST(test_cross_arch_operands), TEST(test_arg_sizes_over_8_are_errors),
       TEST(test_args_numbered_by_position), TEST(test_arm64_args_with_a_space_inside_brackets),
-      TEST(test_args_bad_size_appends_nothing), TEST(test_note_line),
-      TEST(test_notes_64_and_32_bit_both_byte_orders),
+      TEST(test_displacement_out_of_range_is_skipped), TEST(test_args_bad_size_appends_nothing),
+      TEST(test_note_line), TEST(test_notes_64_and_32_bit_both_byte_orders),
       TEST(test_notes_32_bit_addresses_are_4_bytes),
       TEST(test_malformed_notes_fail_the_whole_section), TEST(test_read_errors),
       TEST(test_read_python), TEST(test_cache_add_python),
