@@ -377,7 +377,6 @@ static void spec_index__init(struct spec_index *idx, const struct probe_cache *p
 
 struct merge_counts {
 	int added, updated, kept;
-	int dst_alloc; /* the capacity of dst->entries while merging */
 };
 
 /*
@@ -406,10 +405,11 @@ static void merge_cache(struct probe_cache *dst, struct spec_index *idx, struct 
 			for (int j = 0; j < old->nr_lines; j++)
 				free(old->lines[j]);
 			free(old->lines);
+			free(old->line_nos);
 			*old = *e;
 		} else {
 			n->added++;
-			ALLOC_GROW(dst->entries, dst->nr + 1, n->dst_alloc);
+			ALLOC_GROW(dst->entries, dst->nr + 1, dst->alloc);
 			dst->entries[dst->nr++] = *e;
 			spec_index__add(idx, dst, dst->nr - 1);
 		}
@@ -458,7 +458,6 @@ static int import_one_cache(const struct probe_bundle *b, const int *order, int 
 	if (!ret)
 		ret = probe_cache__open(dir, true, &dst, &why);
 	if (!ret) {
-		n.dst_alloc = dst->nr;
 		spec_index__init(&idx, dst);
 		for (int i = 0; i < nr; i++) {
 			const struct probe_bundle_entry *e = &b->entries[order[i]];

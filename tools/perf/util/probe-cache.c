@@ -36,15 +36,14 @@ static void probe_cache_entry__clear(struct probe_cache_entry *e)
 }
 
 /*
- * The arrays grow by one element at a time (their capacity is not kept:
- * probe_cache_entry and probe_cache are public and copied around), so the
- * size is exact, as before, through xrealloc().
+ * The arrays grow geometrically (ALLOC_GROW): one element at a time made
+ * a file of 100,000 entries quadratic wherever realloc() copies.
  */
 static struct probe_cache_entry *probe_cache__new_entry(struct probe_cache *pc)
 {
 	struct probe_cache_entry *e;
 
-	pc->entries = xrealloc(pc->entries, sizeof(*pc->entries) * (pc->nr + 1));
+	ALLOC_GROW(pc->entries, pc->nr + 1, pc->alloc);
 	e = &pc->entries[pc->nr++];
 	memset(e, 0, sizeof(*e));
 	return e;
@@ -52,8 +51,10 @@ static struct probe_cache_entry *probe_cache__new_entry(struct probe_cache *pc)
 
 static void entry_add_line(struct probe_cache_entry *e, const char *line, size_t len, int lineno)
 {
-	e->lines = xrealloc(e->lines, sizeof(*e->lines) * (e->nr_lines + 1));
-	e->line_nos = xrealloc(e->line_nos, sizeof(*e->line_nos) * (e->nr_lines + 1));
+	if (e->nr_lines + 1 > e->alloc_lines) {
+		ALLOC_GROW(e->lines, e->nr_lines + 1, e->alloc_lines);
+		e->line_nos = xrealloc(e->line_nos, sizeof(*e->line_nos) * e->alloc_lines);
+	}
 	e->line_nos[e->nr_lines] = lineno;
 	e->lines[e->nr_lines++] = xstrndup(line, len);
 }

@@ -39,8 +39,9 @@ struct probe_cache_entry {
 	char *spec;   /* the header without its '#' or '%' */
 	char **lines; /* the trace-event lines, without newlines */
 	int nr_lines;
-	int header_no; /* the header's line in the file (1-based), 0: not read from one */
-	int *line_nos; /* each line's number there, the same way */
+	int header_no;	 /* the header's line in the file (1-based), 0: not read from one */
+	int *line_nos;	 /* each line's number there, the same way */
+	int alloc_lines; /* the capacity of lines and line_nos */
 };
 
 struct probe_cache {
@@ -48,6 +49,7 @@ struct probe_cache {
 	int dir_fd; /* the locked entry directory, or -1 when read-only */
 	struct probe_cache_entry *entries;
 	int nr;
+	int alloc; /* the capacity of entries (ALLOC_GROW) */
 };
 
 /*
