@@ -443,24 +443,6 @@ void cache_fs__remove_junk(int dirfd, const char *name, bool locked)
 	strbuf_release(&prefix);
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 int cache_fs__write_atomic(int dirfd, const char *name, const void *data, size_t len, mode_t mode,
 			   bool sync)
 {

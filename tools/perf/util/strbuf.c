@@ -109,8 +109,11 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
-int strbuf_read_fd(struct strbuf *sb, int fd)
+/* Append what @fd still gives, stopping past @max bytes read (-EFBIG). */
+static int read_fd_upto(struct strbuf *sb, int fd, size_t max)
 {
+	size_t start = sb->len;
+
 	for (;;) {
 		ssize_t n;
 
@@ -124,12 +127,18 @@ int strbuf_read_fd(struct strbuf *sb, int fd)
 		if (n == 0)
 			return 0;
 		strbuf_setlen(sb, sb->len + n);
+		if (sb->len - start > max)
+			return -EFBIG;
 	}
+}
+
+int strbuf_read_fd(struct strbuf *sb, int fd)
+{
+	return read_fd_upto(sb, fd, SIZE_MAX);
 }
 
 int strbuf_read_fd_bounded(struct strbuf *sb, int fd, size_t max)
 {
-	size_t start = sb->len;
 	struct stat st;
 
 	if (fstat(fd, &st) < 0)
@@ -138,23 +147,8 @@ int strbuf_read_fd_bounded(struct strbuf *sb, int fd, size_t max)
 		return -EINVAL;
 	if ((uint64_t)st.st_size > max)
 		return -EFBIG;
-	for (;;) {
-		ssize_t n;
-
-		strbuf_grow(sb, 8192);
-		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return 0;
-		strbuf_setlen(sb, sb->len + n);
-		/* The file grew while read: what is past @max is not read. */
-		if (sb->len - start > max)
-			return -EFBIG;
-	}
+	/* The file may grow while read: what is past @max is not read. */
+	return read_fd_upto(sb, fd, max);
 }
 
 int strbuf_read_regular(struct strbuf *sb, int dirfd, const char *path, size_t max)

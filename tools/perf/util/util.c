@@ -106,7 +106,7 @@ int rm_rf(const char *path)
 	return ret;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+int write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 

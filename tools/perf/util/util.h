@@ -24,6 +24,9 @@ int rm_rf(const char *path);
  */
 int copyfile_atomic(const char *from, const char *to, mode_t mode);
 
+/* All @len bytes of @data to @fd, through short writes and EINTR; 0 or -errno. */
+int write_all(int fd, const void *data, size_t len);
+
 /* Write @len bytes of @data to @path the same way.  0 or -errno. */
 int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode);
 /*
