@@ -185,7 +185,8 @@ static int walk_one(int fd, const char *name, struct strbuf *path, const char *s
 {
 	int next, ret = 0;
 
-	strbuf_addf(path, "/%s", name);
+	strbuf_addch(path, '/');
+	strbuf_addstr(path, name);
 	next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (next < 0 && errno == ENOENT && made) {
 		if (mkdirat(fd, name, 0755) == 0)
@@ -233,12 +234,17 @@ int cache_fs__open_dir(int dirfd, const char *base, const char *rel, struct cach
 		while (k < memo.nr && k < n - 1 && !strcmp(memo.names[k], names[k]))
 			k++;
 		memo_keep(dirfd, base, k);
-		for (int i = 0; i < k; i++)
-			strbuf_addf(&path, "/%s", names[i]);
+		for (int i = 0; i < k; i++) {
+			/* not strbuf_addf(): its vsnprintf() was a sixth of a cached add */
+			strbuf_addch(&path, '/');
+			strbuf_addstr(&path, names[i]);
+		}
 		cur = k ? memo.fds[k - 1] : dirfd;
 	}
 	for (int i = k; i < n; i++) {
-		strbuf_addf(&sofar, "%s%s", i ? "/" : "", names[i]);
+		if (i)
+			strbuf_addch(&sofar, '/');
+		strbuf_addstr(&sofar, names[i]);
 		next = walk_one(cur, names[i], &path, sofar.buf, made, err);
 		if (made && cur != dirfd)
 			close(cur);

@@ -90,13 +90,20 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	va_list cp;
 	int n;
 
+	/* Once into the room there is; twice only when it did not fit. */
+	if (sb->alloc - sb->len < 64)
+		strbuf_grow(sb, 64);
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	strbuf_grow(sb, n);
-	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	}
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, n);
+		vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	}
 	strbuf_setlen(sb, sb->len + n);
 }
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tracefs: mount discovery, paths, README features, error_log (see tracefs.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "util/debug.h"
@@ -85,6 +88,7 @@ const char *tracefs__mountpoint(void)
 {
 	static char *mountpoint;
 	const char *env = getenv("PERF_TRACEFS_DIR");
+	struct statfs sfs;
 
 	if (mountpoint)
 		return mountpoint;
@@ -94,6 +98,11 @@ const char *tracefs__mountpoint(void)
 			return NULL;
 		}
 		mountpoint = xstrdup(env);
+		return mountpoint;
+	}
+	/* Where it is almost always: one statfs() instead of reading /proc/mounts. */
+	if (!statfs(TRACEFS_DEFAULT, &sfs) && sfs.f_type == TRACEFS_MAGIC) {
+		mountpoint = xstrdup(TRACEFS_DEFAULT);
 		return mountpoint;
 	}
 	mountpoint = tracefs__from_mounts();
@@ -119,16 +128,71 @@ char *tracefs__path(const char *name)
 	return dir ? path_join(dir, name) : NULL;
 }
 
+/*
+ * fnmatch(@pattern, @line, 0) == 0 for a pattern of literal text and '*'
+ * only (every pattern perf asks the README for): the literals found in
+ * order, the first at the start and the last at the end unless a '*' is
+ * there.  fnmatch() on each of the README's lines was a tenth of a cached
+ * add's instructions.
+ */
+static bool star_match(const char *pattern, const char *line)
+{
+	const char *end = line + strlen(line);
+	bool star = false; /* a '*' before the literal at @pattern */
+
+	for (;;) {
+		const char *lit_end = strchrnul(pattern, '*');
+		size_t len = lit_end - pattern;
+
+		if (*pattern == '*') {
+			star = true;
+			pattern++;
+			continue;
+		}
+		if (!*pattern) /* all matched: the rest of the line is the last '*''s */
+			return star || line == end;
+		if (!*lit_end) /* the last literal: it ends the line */
+			return (size_t)(end - line) >= len && !memcmp(end - len, pattern, len) &&
+			       (star || (size_t)(end - line) == len);
+		if (star) {
+			line = memmem(line, end - line, pattern, len);
+			if (!line)
+				return false;
+		} else if ((size_t)(end - line) < len || memcmp(line, pattern, len)) {
+			return false;
+		}
+		line += len;
+		pattern = lit_end;
+		star = false;
+	}
+}
+
 int tracefs__readme_text_has(struct strbuf *readme, const char *pattern)
 {
+	bool plain = !*pattern || !strpbrk(pattern, "?[\\");
+	/* A plain pattern's first literal: only the lines holding it can match. */
+	const char *lit = pattern + strspn(pattern, "*");
+	size_t lit_len = plain ? strcspn(lit, "*") : 0;
 	int ret = 0;
 
 	for (char *p = readme->buf; !ret && *p;) {
-		char *end = strchrnul(p, '\n'), c = *end;
+		char *end, c;
+
+		if (lit_len) {
+			char *at = memmem(p, readme->buf + readme->len - p, lit, lit_len);
+
+			if (!at)
+				break;
+			while (at > p && at[-1] != '\n')
+				at--;
+			p = at;
+		}
+		end = strchrnul(p, '\n');
+		c = *end;
 
 		*end = '\0';
 		if (end > p)
-			ret = fnmatch(pattern, p, 0) == 0;
+			ret = plain ? star_match(pattern, p) : fnmatch(pattern, p, 0) == 0;
 		*end = c;
 		p = c ? end + 1 : end;
 	}

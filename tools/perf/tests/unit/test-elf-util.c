@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* elf-util: the note walk, PT_LOAD conversions, opening files, sections by name. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/unit/unit-test.h"
 #include "util/elf-util.h"
@@ -120,7 +122,56 @@ static void test_this_program_opens_and_has_its_sections(void)
 	elf_util__close(fd, elf);
 }
 
+/* Write @len bytes of @h to a temporary file; its path in @path. */
+static void put_file(char *path, const void *h, size_t len)
+{
+	int fd;
+
+	strcpy(path, "/tmp/test-elf-util.XXXXXX");
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK_INT(write(fd, h, len), ==, (ssize_t)len);
+	close(fd);
+}
+
+static void test_the_machine_is_read_from_the_header(void)
+{
+	unsigned char h[20] = { 0x7f, 'E', 'L', 'F', ELFCLASS64, ELFDATA2LSB, 1 };
+	char path[64];
+
+	CHECK_INT(elf_util__machine("/proc/self/exe"), ==, EM_X86_64);
+	CHECK_INT(elf_util__machine("/nonexistent"), ==, -ENOENT);
+	CHECK_INT(elf_util__machine("/tmp"), ==, -EISDIR);
+	CHECK_INT(elf_util__machine("/proc/self/cmdline"), ==, -ENOEXEC);
+	/* Either byte order, whatever this host's. */
+	h[18] = EM_AARCH64;
+	put_file(path, h, sizeof(h));
+	CHECK_INT(elf_util__machine(path), ==, EM_AARCH64);
+	unlink(path);
+	h[EI_DATA] = ELFDATA2MSB;
+	h[18] = EM_S390 >> 8;
+	h[19] = EM_S390 & 0xff;
+	put_file(path, h, sizeof(h));
+	CHECK_INT(elf_util__machine(path), ==, EM_S390);
+	unlink(path);
+	/* A bad class, a bad byte order, a header cut short: not ELF. */
+	h[EI_CLASS] = 3;
+	put_file(path, h, sizeof(h));
+	CHECK_INT(elf_util__machine(path), ==, -ENOEXEC);
+	unlink(path);
+	h[EI_CLASS] = ELFCLASS32;
+	h[EI_DATA] = 0;
+	put_file(path, h, sizeof(h));
+	CHECK_INT(elf_util__machine(path), ==, -ENOEXEC);
+	unlink(path);
+	h[EI_DATA] = ELFDATA2LSB;
+	put_file(path, h, 19);
+	CHECK_INT(elf_util__machine(path), ==, -ENOEXEC);
+	unlink(path);
+}
+
 TESTS(TEST(test_notes_are_walked_with_their_padding), TEST(test_truncated_notes_are_refused),
       TEST(test_an_empty_note_section_has_no_notes),
       TEST(test_addresses_and_offsets_go_through_pt_load),
-      TEST(test_this_program_opens_and_has_its_sections));
+      TEST(test_this_program_opens_and_has_its_sections),
+      TEST(test_the_machine_is_read_from_the_header));

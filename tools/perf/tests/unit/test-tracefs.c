@@ -3,6 +3,7 @@
  * tracefs's parsers over text (the seams fuzz-mounts and fuzz-tracefs
  * use): /proc/mounts, the README and error_log.
  */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,32 @@ static void test_readme_lines_match_whole(void)
 	strbuf_release(&sb);
 }
 
+/* Patterns of text and '*' are matched without fnmatch(): the same answers. */
+static void test_readme_star_patterns_match_as_fnmatch_does(void)
+{
+	static const char *const pats[] = { "",	     "*",    "**",  "a",    "ab",    "*a",
+					    "a*",    "*a*",  "a*b", "*ab*", "a*a",   "*b*a*",
+					    "ab*ab", "a**b", "*aa", "b*",   "*a*b*a" };
+	static const char *const lines[] = { "a",    "b",   "ab",   "ba",  "aa",  "aab",
+					     "abab", "bab", "abba", "aba", "baa", "abaa" };
+	int wrong = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(pats); i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(lines); j++) {
+			struct strbuf sb = STRBUF_INIT;
+			int want = fnmatch(pats[i], lines[j], 0) == 0;
+
+			strbuf_addstr(&sb, lines[j]);
+			if (tracefs__readme_text_has(&sb, pats[i]) != want) {
+				printf("#   %s against %s: not %d\n", pats[i], lines[j], want);
+				wrong++;
+			}
+			strbuf_release(&sb);
+		}
+	}
+	CHECK_INT(wrong, ==, 0);
+}
+
 static void test_the_newest_error_log_reason_is_given_when_the_log_changed(void)
 {
 	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT, reason = STRBUF_INIT;
@@ -109,5 +136,5 @@ static void test_the_newest_error_log_reason_is_given_when_the_log_changed(void)
 
 TESTS(TEST(test_the_tracefs_mount_is_found_unescaped),
       TEST(test_debugfs_serves_only_when_its_tracing_directory_exists),
-      TEST(test_readme_lines_match_whole),
+      TEST(test_readme_lines_match_whole), TEST(test_readme_star_patterns_match_as_fnmatch_does),
       TEST(test_the_newest_error_log_reason_is_given_when_the_log_changed));
