@@ -42,8 +42,11 @@
 struct dir_fds {
 	struct {
 		char *dir;
+		size_t len;
 		int fd;
 	} slot[DIR_SLOTS];
+	struct strbuf dir, rel; /* entry_keys()' paths, kept for the next entry */
+	int last[2]; /* the slots of the last two directories asked (1 + index, 0: none) */
 };
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
@@ -62,24 +65,41 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 static int stat_through(struct dir_fds *d, const char *dir, size_t len, const char *rel,
 			struct stat *st, int flags)
 {
-	unsigned int h = fnv1a(0xcbf29ce484222325ULL, dir, len) % DIR_SLOTS;
+	unsigned int h;
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
+	/* An entry's binary and probes file: the same two directories as the last one's. */
+	for (int i = 0; i < 2; i++) {
+		int at = d->last[i] - 1;
+
+		if (at >= 0 && d->slot[at].len == len && !memcmp(d->slot[at].dir, dir, len) &&
+		    d->slot[at].fd >= 0) {
+			d->last[0] = d->last[1 - i]; /* [1]: the newest */
+			d->last[1] = at + 1;
+			return fstatat(d->slot[at].fd, rel, st, flags);
+		}
+	}
+	h = fnv1a(0xcbf29ce484222325ULL, dir, len) % DIR_SLOTS;
 	for (unsigned int i = 0; i < DIR_SLOTS; i++, h = (h + 1) % DIR_SLOTS) {
 		if (!d->slot[h].dir) {
 			d->slot[h].dir = xstrndup(dir, len);
+			d->slot[h].len = len;
 			d->slot[h].fd = open(d->slot[h].dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			break;
 		}
-		if (strlen(d->slot[h].dir) == len && !memcmp(d->slot[h].dir, dir, len))
+		if (d->slot[h].len == len && !memcmp(d->slot[h].dir, dir, len))
 			break;
 	}
-	if (d->slot[h].dir && strlen(d->slot[h].dir) == len && !memcmp(d->slot[h].dir, dir, len) &&
-	    d->slot[h].fd >= 0)
+	if (d->slot[h].dir && d->slot[h].len == len && !memcmp(d->slot[h].dir, dir, len) &&
+	    d->slot[h].fd >= 0) {
+		d->last[0] = d->last[1];
+		d->last[1] = h + 1;
 		return fstatat(d->slot[h].fd, rel, st, flags);
+	}
 	strbuf_add(&sb, dir, len);
-	strbuf_addf(&sb, "/%s", rel);
+	strbuf_addch(&sb, '/');
+	strbuf_addstr(&sb, rel);
 	ret = fstatat(AT_FDCWD, sb.buf, st, flags);
 	strbuf_release(&sb);
 	return ret;
@@ -92,6 +112,21 @@ static void dir_fds_close(struct dir_fds *d)
 			close(d->slot[i].fd);
 		free(d->slot[i].dir);
 	}
+	strbuf_release(&d->dir);
+	strbuf_release(&d->rel);
+}
+
+/* A 64-bit mix of @n words (the stat fields): not byte by byte, 20,000 times a listing. */
+static uint64_t hash_words(const uint64_t *k, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= k[i];
+		h *= 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	return h;
 }
 
 /*
@@ -113,7 +148,7 @@ static bool stat_key(struct dir_fds *d, const char *dir, size_t len, const char 
 	k[0] = st.st_dev, k[1] = st.st_ino, k[2] = st.st_size;
 	k[3] = st.st_mtim.tv_sec, k[4] = st.st_mtim.tv_nsec;
 	k[5] = st.st_ctim.tv_sec, k[6] = st.st_ctim.tv_nsec;
-	h = fnv1a(0xcbf29ce484222325ULL, k, sizeof(k));
+	h = hash_words(k, ARRAY_SIZE(k));
 	for (int i = 0; i < 16; i++)
 		buf[i] = hex[(h >> (60 - 4 * i)) & 0xf];
 	buf[16] = '\0';
@@ -130,7 +165,7 @@ static bool entry_keys(struct dir_fds *d, const char *name, const char *sbid, ch
 		       char *probes)
 {
 	const char *slash = strrchr(name, '/');
-	struct strbuf dir = STRBUF_INIT, rel = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT;
 	bool ok;
 
 	if (name[0] != '/' || !slash) {
@@ -148,19 +183,28 @@ static bool entry_keys(struct dir_fds *d, const char *name, const char *sbid, ch
 		return ok;
 	}
 	ok = stat_key(d, name, slash == name ? 1 : slash - name, slash + 1, 0, bin);
+	/* path_join(ROOT, NAME's directory) and NAME's last part/SBID/probes */
 	{
-		char *prefix = xstrndup(name, slash - name),
-		     *root = path_join(buildid_dir(), prefix);
+		const char *root = buildid_dir(), *p = name;
+		size_t len = strlen(root);
 
-		strbuf_addstr(&dir, root);
-		free(root);
-		free(prefix);
+		while (len > 1 && root[len - 1] == '/')
+			len--;
+		strbuf_reset(&d->dir);
+		strbuf_add(&d->dir, root, len);
+		if (!(len == 1 && root[0] == '/'))
+			strbuf_addch(&d->dir, '/');
+		while (p < slash && *p == '/')
+			p++;
+		strbuf_add(&d->dir, p, slash - p);
 	}
-	strbuf_addf(&rel, "%s/%s/probes", slash + 1, sbid);
-	ok = ok && stat_key(d, dir.buf, dir.len, rel.buf, AT_SYMLINK_NOFOLLOW, probes);
-	strbuf_release(&dir);
-	strbuf_release(&rel);
-	return ok;
+	strbuf_reset(&d->rel);
+	strbuf_addstr(&d->rel, slash + 1);
+	strbuf_addch(&d->rel, '/');
+	strbuf_addstr(&d->rel, sbid);
+	strbuf_addstr(&d->rel, "/probes");
+	/* both, always: the walk reads the probes key even when the binary's failed */
+	return stat_key(d, d->dir.buf, d->dir.len, d->rel.buf, AT_SYMLINK_NOFOLLOW, probes) && ok;
 }
 
 /* Next line of @text from *@pos, NUL-terminated in place; NULL at the end. */
