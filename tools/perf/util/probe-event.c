@@ -811,41 +811,35 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 	return 1;
 }
 
-/* Resolve one event, in the order of probe-event.h.  Count of *@tevs, or -errno. */
-static int convert_to_probe_trace_events(const struct perf_probe_event *pev,
+/*
+ * Resolve one event on its target @t (what it loads stays for the next
+ * event of the same target), in the order of probe-event.h.  Count of
+ * *@tevs, or -errno.
+ */
+static int convert_to_probe_trace_events(const struct perf_probe_event *pev, struct probe_target *t,
 					 struct probe_trace_event **tevs)
 {
-	struct probe_target t;
-	int ret;
+	int ret = find_probe_trace_events_from_cache(pev, t, tevs);
 
-	if (pev->bad_point) {
-		pr_err("%s\n", pev->bad_arg);
-		return pev->bad_arg_err;
-	}
-	ret = probe_target__init(&t, pev);
-	if (ret)
-		return ret;
-	ret = find_probe_trace_events_from_cache(pev, &t, tevs);
 	if (ret > 0)
 		pr_debug("%d places from the probe cache or SDT notes\n", ret);
-	if (!ret && !(probe_conf.btf && !t.uprobes)) {
-		ret = find_probe_trace_events_from_dwarf(pev, &t, tevs);
+	if (!ret && !(probe_conf.btf && !t->uprobes)) {
+		ret = find_probe_trace_events_from_dwarf(pev, t, tevs);
 		if (ret > 0)
 			pr_debug("%d places from DWARF\n", ret);
 	}
 	/* DWARF answers 0 for a kernel spec it has no debuginfo for. */
-	if (!ret && !t.uprobes && !pev->sdt && pev->point.function &&
+	if (!ret && !t->uprobes && !pev->sdt && pev->point.function &&
 	    (probe_conf.btf || perf_probe_event_need_dwarf(pev) || typed_retval_wanted(pev))) {
-		ret = find_probe_trace_events_from_btf(pev, &t, tevs);
+		ret = find_probe_trace_events_from_btf(pev, t, tevs);
 		if (ret > 0)
 			pr_debug("%d places from BTF\n", ret);
 	}
 	if (!ret) {
-		ret = find_probe_trace_events_from_symbols(pev, &t, tevs);
+		ret = find_probe_trace_events_from_symbols(pev, t, tevs);
 		if (ret > 0)
 			pr_debug("%d places from the symbol table\n", ret);
 	}
-	probe_target__clear(&t);
 	if (ret > 0 && pev->bad_arg) {
 		/* The point is found: now the argument that did not parse. */
 		free_trace_events(*tevs, ret);
@@ -874,12 +868,34 @@ static void probe_batch__clear(struct probe_batch *b)
 static int probe_batch__convert(struct probe_batch *b, const struct perf_probe_event *pevs,
 				int npevs)
 {
+	/* One target for the events of one binary in a row: its symbols read once. */
+	const struct perf_probe_event *on = NULL;
+	struct probe_target t;
+
 	memset(b, 0, sizeof(*b));
 	for (int i = 0; i < npevs; i++) {
 		struct probe_trace_event *tevs = NULL;
-		int n = convert_to_probe_trace_events(&pevs[i], &tevs);
+		int n = 0;
 
+		if (pevs[i].bad_point) {
+			pr_err("%s\n", pevs[i].bad_arg);
+			n = pevs[i].bad_arg_err;
+		} else if (!on || on->uprobes != pevs[i].uprobes ||
+			   strcmp(on->target ? on->target : "",
+				  pevs[i].target ? pevs[i].target : "") ||
+			   !on->target != !pevs[i].target) {
+			if (on)
+				probe_target__clear(&t);
+			on = NULL;
+			n = probe_target__init(&t, &pevs[i]);
+			if (!n)
+				on = &pevs[i];
+		}
+		if (!n)
+			n = convert_to_probe_trace_events(&pevs[i], &t, &tevs);
 		if (n < 0) {
+			if (on)
+				probe_target__clear(&t);
 			probe_batch__clear(b);
 			return n;
 		}
@@ -891,6 +907,8 @@ static int probe_batch__convert(struct probe_batch *b, const struct perf_probe_e
 		b->ntevs += n;
 		free(tevs);
 	}
+	if (on)
+		probe_target__clear(&t);
 	return 0;
 }
 

@@ -475,13 +475,18 @@ static void ptr_vec_add(const struct elf_symbol ***v, int *nr, const struct elf_
  * its PLT entry "NAME@plt", or its default version "NAME@@VER" (not a
  * hidden "NAME@VER": perf probes memcpy@@GLIBC_2.14, not memcpy@GLIBC_2.2.5).
  */
-static bool symbol_answers_to(const struct elf_symbol *sym, const char *name)
+static bool symbol_answers_to(const struct elf_symbol *sym, const char *name, size_t len, bool glob)
 {
-	size_t len = strlen(name);
-
-	if (strncmp(sym->name, name, len))
-		/* A C++ or Rust function by its source name or signature. */
+	if (strncmp(sym->name, name, len)) {
+		/*
+		 * A C++ or Rust function by its source name or signature; a
+		 * plain name is none of another unmangled symbol (asking
+		 * demangle_match() of each was most of a cached add's check).
+		 */
+		if (!glob && strncmp(sym->name, "_Z", 2) && strncmp(sym->name, "_R", 2))
+			return false;
 		return !sym->plt && elf_symbol__is_function(sym) && demangle_match(name, sym->name);
+	}
 	if (!sym->name[len])
 		return true;
 	if (sym->plt)
@@ -492,13 +497,15 @@ static bool symbol_answers_to(const struct elf_symbol *sym, const char *name)
 int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
 			  const struct elf_symbol ***out)
 {
+	size_t len = strlen(name);
+	bool glob = demangle_is_glob(name);
 	int nr = 0;
 
 	*out = NULL;
 	for (int i = 0; i < se->nr_syms; i++) {
 		const struct elf_symbol *s = &se->syms[i];
 
-		if (!symbol_answers_to(s, name))
+		if (!symbol_answers_to(s, name, len, glob))
 			continue;
 		/* Aliases and .symtab/.dynsym copies: probe an address once. */
 		if (nr && (*out)[nr - 1]->addr == s->addr)
