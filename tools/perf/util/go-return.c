@@ -148,6 +148,20 @@ static int expand_one(const struct symbol_elf *syms, const struct probe_trace_ev
 	return ret;
 }
 
+bool go_return__any(struct debuginfo *dbg, const struct probe_trace_event *tevs, int ntevs)
+{
+	for (int i = 0; i < ntevs; i++) {
+		char *type = NULL;
+		bool go = tevs[i].point.retprobe &&
+			  debuginfo__go_function(dbg, tevs[i].point.address, &type) > 0;
+
+		free(type);
+		if (go)
+			return true;
+	}
+	return false;
+}
+
 int go_return__expand(struct debuginfo *dbg, const struct symbol_elf *syms, int max,
 		      struct probe_trace_event **tevs, int *ntevs)
 {

@@ -397,9 +397,10 @@ static int tevs_from_cache_entry(const struct probe_cache *pc, const struct prob
 				 const struct perf_probe_event *pev, struct probe_target *t,
 				 struct probe_trace_event **tevs, int *ntevs)
 {
-	if (probe_verify__cache_entry(pc->path, e, t->uprobes ? t->path : probe_conf.vmlinux,
-				      t->uprobes,
-				      t->uprobes && !probe_target__try_symbols(t) ? t->syms : NULL))
+	/* An SDT entry is checked against the notes: the symbols only if loaded already. */
+	if (probe_verify__cache_entry(
+		    pc->path, e, t->uprobes ? t->path : probe_conf.vmlinux, t->uprobes,
+		    t->uprobes && (e->sdt || !probe_target__try_symbols(t)) ? t->syms : NULL))
 		return -EBADMSG;
 	for (int i = 0; i < e->nr_lines; i++) {
 		struct probe_trace_event tev = { 0 };
@@ -613,6 +614,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 	int ret = 0, n;
 
 	if (!need && t->uprobes && pev->point.function && !strpbrk(pev->point.function, "*?[") &&
+	    probe_target__may_have_versions(t, pev->point.function) &&
 	    !probe_target__try_symbols(t) &&
 	    symbol_elf__has_versions(t->syms, pev->point.function)) {
 		/* A versioned name is its default version: the symbol table's. */
@@ -699,9 +701,9 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		if (!ret && !t->uprobes)
 			ret = check_kprobe_blacklist(tev);
 	}
-	if (!ret && t->uprobes && pev->point.retprobe) {
+	if (!ret && t->uprobes && pev->point.retprobe && go_return__any(dbg, *tevs, n)) {
 		/* Go moves its stacks: no uretprobe there (go-return.h). */
-		probe_target__try_symbols(t); /* needed for Go functions only */
+		probe_target__try_symbols(t);
 		ret = go_return__expand(dbg, t->syms, probe_conf.max_probes, tevs, &n);
 	}
 	if (ret) {

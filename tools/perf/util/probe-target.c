@@ -262,6 +262,19 @@ int probe_target__try_symbols(struct probe_target *t)
 	return symbol_elf__load_kallsyms(NULL, &t->syms);
 }
 
+bool probe_target__may_have_versions(struct probe_target *t, const char *name)
+{
+	char *file;
+	bool may;
+
+	if (t->syms || !t->path)
+		return true;
+	file = probe_target__symbol_file(t->path);
+	may = symbol_elf__may_have_versions(file, name);
+	free(file);
+	return may;
+}
+
 int probe_target__symbols(struct probe_target *t)
 {
 	const char *what;

@@ -105,6 +105,11 @@ const char *probe_target__name(const struct probe_target *t);
  */
 int probe_target__symbols(struct probe_target *t);
 
+/*
+ * May @t's symbols hold @name versioned (symbol_elf__may_have_versions()
+ * of its symbol file)?  true once they are loaded.
+ */
+bool probe_target__may_have_versions(struct probe_target *t, const char *name);
 /* The same without a message (a question that may go unanswered). */
 int probe_target__try_symbols(struct probe_target *t);
 

@@ -61,6 +61,7 @@ struct probe_verifier {
 	bool uprobes;	   /* a user-space file, not the kernel */
 	struct symbol_elf *se; /* @path's symbols: borrowed when given, else loaded on use */
 	bool own_se;
+	bool se_layout_only;	 /* se is only the segments (an SDT semaphore's check) */
 	struct probe_cache *sdt; /* @path's own SDT entries, read on first use */
 	int sdt_err;
 	struct build_id bid; /* @path's, read on first use (bid_read: 1 read, -1 failed) */

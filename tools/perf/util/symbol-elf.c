@@ -515,6 +515,40 @@ int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
 	return nr;
 }
 
+/* Does the string table of the symbol section of @shdr hold @want (@len bytes)? */
+static bool strtab_has(Elf *elf, const GElf_Shdr *shdr, const char *want, size_t len)
+{
+	Elf_Data *data = elf_getdata(elf_getscn(elf, shdr->sh_link), NULL);
+
+	return data && data->d_buf && memmem(data->d_buf, data->d_size, want, len);
+}
+
+bool symbol_elf__may_have_versions(const char *path, const char *name)
+{
+	struct strbuf want = STRBUF_INIT;
+	bool may = true;
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+	Elf *elf;
+	int fd;
+
+	if (elf_open(path, &fd, &elf) < 0)
+		return true;
+	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
+	/* Without a .symtab the load looks further (a debug file): ask it. */
+	if (scn) {
+		strbuf_addstr(&want, name);
+		strbuf_addch(&want, '@');
+		may = strtab_has(elf, &shdr, want.buf, want.len);
+		scn = elf_find_section(elf, SHT_DYNSYM, NULL, &shdr);
+		if (!may && scn)
+			may = strtab_has(elf, &shdr, want.buf, want.len);
+		strbuf_release(&want);
+	}
+	elf_util__close(fd, elf);
+	return may;
+}
+
 bool symbol_elf__has_versions(const struct symbol_elf *se, const char *name)
 {
 	size_t len = strlen(name);
