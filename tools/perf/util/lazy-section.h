@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_LAZY_SECTION_H
+#define PERF_UTIL_LAZY_SECTION_H
+
+/*
+ * Sections read one page at a time, on first touch.
+ *
+ * libelf maps the whole file of a libdwfl module, and a read fault of a
+ * file mapping maps a whole large folio of the page cache (64 KB and
+ * more), so libdw walking the CU headers of a vmlinux's 164 MB
+ * .debug_info makes some 30 MB resident.  A lazy region is an anonymous
+ * PROT_NONE mapping of a section's size: a SIGSEGV handler fills the
+ * 4 KiB page touched from the file (pread) and makes it readable, so
+ * only the pages really read are resident.
+ *
+ * Rules: a region owns its descriptor and its mapping; the handler serves
+ * faults inside a registered region only, and for any other fault puts the
+ * previous SIGSEGV handler back and returns, so the fault happens again
+ * and is handled (a crash with a core, a sanitizer's report) as without
+ * us.  Bytes past the end of the file read as zeros, and so do pages the
+ * file can not be read for.  Single-threaded use: regions are made and
+ * removed outside any fault.  May call: libelf, elf-util, POSIX.
+ */
+
+#include <libelf.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* One region (its mapping, the file it is filled from). */
+struct lazy_region;
+
+/*
+ * A region of @size bytes whose bytes are those of @fd from @offset,
+ * read on first touch: its start in *@addr.  @fd is taken (closed by
+ * lazy_region__delete(), or here on failure).  0, -ENOSPC (the table of
+ * regions is full) or -errno of mmap/sigaction.
+ */
+int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out, void **addr);
+
+/* Unregister @r (NULL is fine), unmap it and close its descriptor. */
+void lazy_region__delete(struct lazy_region *r);
+
+/* The pages of @r filled so far, and the pages it has. */
+size_t lazy_region__filled(const struct lazy_region *r);
+size_t lazy_region__pages(const struct lazy_region *r);
+
+/*
+ * Make section @name of @elf (opened from the file @fd is another
+ * descriptor of) lazy: when @elf is ET_EXEC or ET_DYN (an ET_REL file's
+ * DWARF is relocated in place by libdwfl), the section is not
+ * SHF_COMPRESSED or SHT_NOBITS and is at least @min_size bytes, its
+ * Elf_Data (elf_getdata) is pointed at a new region; libdw, asking
+ * libelf for it later, reads the region.  @fd is always taken.  The
+ * region in *@out, NULL when the section was left as it was; 0 or -errno.
+ */
+int lazy_section__attach(Elf *elf, const char *name, int fd, size_t min_size,
+			 struct lazy_region **out);
+
+#endif
