@@ -252,8 +252,9 @@ void debuginfo__delete(struct debuginfo *dbg)
 		dwfl_end(dbg->dwfl);
 	/* After libelf is done with the Elf_Data pointing into it. */
 	if (dbg->lazy_info)
-		pr_debug("debuginfo: %zu of %zu pages of .debug_info read\n",
-			 lazy_region__filled(dbg->lazy_info), lazy_region__pages(dbg->lazy_info));
+		pr_debug("debuginfo: %zu of %zu pages of .debug_info read, %zu on a fault\n",
+			 lazy_region__filled(dbg->lazy_info), lazy_region__pages(dbg->lazy_info),
+			 lazy_region__faults(dbg->lazy_info));
 	lazy_region__delete(dbg->lazy_info);
 	free(dbg->path);
 	free(dbg->source_dir);

@@ -3,22 +3,26 @@
 #include <errno.h>
 #include <gelf.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/elf-util.h"
 #include "util/lazy-section.h"
 
 struct lazy_region {
-	char *base;
-	size_t size;	 /* the section's bytes */
-	size_t map_size; /* size rounded up to pages */
-	off_t offset;	 /* where they are in the file */
+	char *base;	 /* the mapping: page-aligned, at file offset file_off */
+	size_t map_size; /* lead + size, rounded up to pages */
+	size_t lead;	 /* base + lead: the first byte of the region */
+	off_t file_off;	 /* the offset of base in the file: page-aligned */
+	size_t in_file;	 /* the pages with bytes of the file; the others read zeros */
 	int fd;
 	size_t filled;	     /* pages filled so far */
+	size_t faults;	     /* of them, on a fault (not prefetched) */
 	unsigned char *done; /* a bit per page: filled (a fault there is not ours) */
 	int used;	     /* read by the handler: set last, cleared first */
 };
@@ -35,57 +39,72 @@ static int lazy_regions_used;
 static struct sigaction lazy_prev_action;
 static size_t lazy_page_size;
 
-/* Fill the page of @r holding @addr: 0, or -1 when it can not be made readable. */
-static int lazy_fill(struct lazy_region *r, char *addr)
+static bool page_done(const struct lazy_region *r, size_t k)
 {
-	size_t at = (size_t)(addr - r->base) & ~(lazy_page_size - 1);
-	char *page = r->base + at;
-	size_t want = r->size - at < lazy_page_size ? r->size - at : lazy_page_size;
-	size_t got = 0, bit = at / lazy_page_size;
+	return r->done[k / 8] & (1u << (k % 8));
+}
 
-	if (r->done[bit / 8] & (1u << (bit % 8)))
-		return -1; /* a write, or a fault the page being readable did not end */
-	if (mprotect(page, lazy_page_size, PROT_READ | PROT_WRITE))
+/*
+ * Fill pages [@k, @end) of @r, none of them filled yet: 0, or -1 when
+ * they can not be made readable.  A page of the file is mapped from it
+ * (MAP_FIXED over the PROT_NONE page; a mapping of one page maps no
+ * neighbour however large the page cache's folio, and MAP_POPULATE spares
+ * a second fault); a page past the end of the file is made readable as
+ * it is, zeros.  Async-signal-safe: mmap and mprotect only.
+ */
+static int lazy_fill(struct lazy_region *r, size_t k, size_t end)
+{
+	char *page = r->base + k * lazy_page_size;
+	size_t file_end = end < r->in_file ? end : r->in_file;
+
+	if (k < file_end && mmap(page, (file_end - k) * lazy_page_size, PROT_READ,
+				 MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, r->fd,
+				 r->file_off + (off_t)(k * lazy_page_size)) == MAP_FAILED)
 		return -1;
-	/* A short read (a truncated file) or an error leaves zeros: a new anonymous page. */
-	while (got < want) {
-		ssize_t n = pread(r->fd, page + got, want - got, r->offset + (off_t)(at + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
+	if (file_end < k)
+		file_end = k;
+	if (file_end < end && mprotect(r->base + file_end * lazy_page_size,
+				       (end - file_end) * lazy_page_size, PROT_READ))
+		return -1;
+	for (; k < end; k++) {
+		r->done[k / 8] |= 1u << (k % 8);
+		r->filled++;
 	}
-	if (mprotect(page, lazy_page_size, PROT_READ))
-		return -1;
-	r->done[bit / 8] |= 1u << (bit % 8);
-	r->filled++;
 	return 0;
+}
+
+static struct lazy_region *region_of(const char *addr)
+{
+	for (int i = 0; i < LAZY_REGIONS_MAX; i++) {
+		struct lazy_region *r = &lazy_regions[i];
+
+		if (__atomic_load_n(&r->used, __ATOMIC_ACQUIRE) && addr >= r->base &&
+		    addr < r->base + r->map_size)
+			return r;
+	}
+	return NULL;
 }
 
 /*
  * SIGSEGV: a first touch of a region is served; any other fault puts the
  * previous handler back and returns, so the faulting instruction runs
  * again and faults into it (SIG_DFL: a crash with a core).
- * Async-signal-safe calls only: mprotect, pread, sigaction.
+ * Async-signal-safe calls only: mmap, mprotect, sigaction.
  */
 static void lazy_segv(int sig, siginfo_t *si, void *uc)
 {
-	char *addr = si->si_addr;
+	struct lazy_region *r = region_of(si->si_addr);
 	int saved = errno;
 
-	for (int i = 0; i < LAZY_REGIONS_MAX; i++) {
-		struct lazy_region *r = &lazy_regions[i];
+	if (r && si->si_code == SEGV_ACCERR) {
+		size_t k = (size_t)((char *)si->si_addr - r->base) / lazy_page_size;
 
-		if (!__atomic_load_n(&r->used, __ATOMIC_ACQUIRE) || addr < r->base ||
-		    addr >= r->base + r->map_size)
-			continue;
-		if (si->si_code == SEGV_ACCERR && !lazy_fill(r, addr)) {
+		/* A filled page faults again on a write: not ours. */
+		if (!page_done(r, k) && !lazy_fill(r, k, k + 1)) {
+			r->faults++;
 			errno = saved;
 			return;
 		}
-		break;
 	}
 	sigaction(SIGSEGV, &lazy_prev_action, NULL);
 	errno = saved;
@@ -94,19 +113,31 @@ static void lazy_segv(int sig, siginfo_t *si, void *uc)
 int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out, void **addr)
 {
 	struct lazy_region *r = NULL;
+	struct stat st;
 	void *base;
 	int err;
 
 	for (int i = 0; i < LAZY_REGIONS_MAX && !r; i++)
 		if (!lazy_regions[i].used)
 			r = &lazy_regions[i];
-	if (!r || !size) {
+	if (!r || !size || offset < 0) {
 		close(fd);
 		return r ? -EINVAL : -ENOSPC;
 	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
 	if (!lazy_page_size)
 		lazy_page_size = (size_t)sysconf(_SC_PAGESIZE);
-	r->map_size = (size + lazy_page_size - 1) & ~(lazy_page_size - 1);
+	r->lead = (size_t)offset & (lazy_page_size - 1);
+	r->file_off = offset - (off_t)r->lead;
+	r->map_size = (r->lead + size + lazy_page_size - 1) & ~(lazy_page_size - 1);
+	r->in_file =
+		st.st_size > r->file_off
+			? ((size_t)(st.st_size - r->file_off) + lazy_page_size - 1) / lazy_page_size
+			: 0;
 	r->done = calloc(r->map_size / lazy_page_size / 8 + 1, 1);
 	if (!r->done) {
 		close(fd);
@@ -134,13 +165,12 @@ int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out
 	}
 	lazy_regions_used++;
 	r->base = base;
-	r->size = size;
-	r->offset = offset;
 	r->fd = fd;
 	r->filled = 0;
+	r->faults = 0;
 	__atomic_store_n(&r->used, 1, __ATOMIC_RELEASE);
 	*out = r;
-	*addr = base;
+	*addr = r->base + r->lead;
 	return 0;
 fail:
 	free(r->done);
@@ -169,9 +199,40 @@ void lazy_region__delete(struct lazy_region *r)
 		sigaction(SIGSEGV, &lazy_prev_action, NULL);
 }
 
+void lazy_region__prefetch(const void *addr, size_t len)
+{
+	struct lazy_region *r = len ? region_of(addr) : NULL;
+	size_t k, end;
+
+	if (!r)
+		return;
+	k = (size_t)((const char *)addr - r->base) / lazy_page_size;
+	end = ((size_t)((const char *)addr - r->base) + len + lazy_page_size - 1) / lazy_page_size;
+	if (end > r->map_size / lazy_page_size)
+		end = r->map_size / lazy_page_size;
+	while (k < end) {
+		size_t run = k;
+
+		if (page_done(r, k)) {
+			k++;
+			continue;
+		}
+		while (run < end && !page_done(r, run))
+			run++;
+		if (lazy_fill(r, k, run))
+			return; /* the faults will tell */
+		k = run;
+	}
+}
+
 size_t lazy_region__filled(const struct lazy_region *r)
 {
 	return r ? r->filled : 0;
+}
+
+size_t lazy_region__faults(const struct lazy_region *r)
+{
+	return r ? r->faults : 0;
 }
 
 size_t lazy_region__pages(const struct lazy_region *r)

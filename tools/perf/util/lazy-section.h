@@ -40,8 +40,16 @@ int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out
 /* Unregister @r (NULL is fine), unmap it and close its descriptor. */
 void lazy_region__delete(struct lazy_region *r);
 
-/* The pages of @r filled so far, and the pages it has. */
+/*
+ * Fill now the pages of [@addr, @addr + @len) not filled yet, when
+ * @addr is in a region (else nothing): for a reader that knows where
+ * libdw will read next, without a fault for each page.
+ */
+void lazy_region__prefetch(const void *addr, size_t len);
+
+/* The pages of @r filled so far, those of them filled on a fault, and the pages it has. */
 size_t lazy_region__filled(const struct lazy_region *r);
+size_t lazy_region__faults(const struct lazy_region *r);
 size_t lazy_region__pages(const struct lazy_region *r);
 
 /*

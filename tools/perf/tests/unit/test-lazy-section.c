@@ -56,7 +56,9 @@ static void test_a_region_reads_as_its_file_page_by_page(void)
 	CHECK_INT(lazy_region__new(fd, offset, len - offset + 2 * PAGE, &r, (void **)&base), ==, 0);
 	if (!r)
 		return;
-	CHECK_INT(lazy_region__pages(r), ==, (len - offset + 2 * PAGE + PAGE - 1) / PAGE);
+	/* The pages from the one @offset is in. */
+	CHECK_INT(lazy_region__pages(r), ==,
+		  (offset % PAGE + len - offset + 2 * PAGE + PAGE - 1) / PAGE);
 	CHECK_INT(lazy_region__filled(r), ==, 0);
 	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
 		CHECK_INT(base[at[i]], ==, pattern(offset + at[i]));
@@ -102,6 +104,41 @@ static void test_regions_are_unregistered_and_the_handler_put_back(void)
 	sigaction(SIGSEGV, NULL, &now);
 	CHECK(now.sa_handler == before.sa_handler);
 	CHECK_INT(now.sa_flags & SA_SIGINFO, ==, before.sa_flags & SA_SIGINFO);
+}
+
+static void test_a_prefetch_fills_a_range_without_faults(void)
+{
+	char path[] = "/tmp/perf-unit-lazy.XXXXXX";
+	struct lazy_region *r = NULL;
+	unsigned char *base = NULL;
+	int fd = patterned_file(path, 8 * PAGE), local = 0;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	unlink(path);
+	CHECK_INT(lazy_region__new(fd, 2 * PAGE, 6 * PAGE, &r, (void **)&base), ==, 0);
+	if (!r)
+		return;
+	CHECK_INT(base[2 * PAGE], ==, pattern(4 * PAGE));
+	CHECK_INT(lazy_region__filled(r), ==, 1);
+	/* Pages 1 to 3: 2 was filled already. */
+	lazy_region__prefetch(base + PAGE + 5, 2 * PAGE);
+	CHECK_INT(lazy_region__filled(r), ==, 3);
+	for (size_t i = PAGE; i < 4 * PAGE; i++)
+		if (base[i] != pattern(2 * PAGE + i)) {
+			CHECK_INT(base[i], ==, pattern(2 * PAGE + i));
+			break;
+		}
+	CHECK_INT(lazy_region__filled(r), ==, 3);
+	/* Up to the end and past it, and outside every region: nothing more. */
+	lazy_region__prefetch(base + 5 * PAGE, 100 * PAGE);
+	CHECK_INT(lazy_region__filled(r), ==, 4);
+	lazy_region__prefetch(&local, sizeof(local));
+	lazy_region__prefetch(base, 0);
+	CHECK_INT(lazy_region__filled(r), ==, 4);
+	CHECK_INT(base[6 * PAGE - 1], ==, pattern(8 * PAGE - 1));
+	lazy_region__delete(r);
 }
 
 /*
@@ -304,6 +341,7 @@ static void test_a_large_section_of_an_executable_is_made_lazy(void)
 
 TESTS(TEST(test_a_region_reads_as_its_file_page_by_page),
       TEST(test_regions_are_unregistered_and_the_handler_put_back),
+      TEST(test_a_prefetch_fills_a_range_without_faults),
       TEST(test_a_fault_outside_every_region_still_crashes),
       TEST(test_a_write_into_a_region_crashes),
       TEST(test_a_large_section_of_an_executable_is_made_lazy));
