@@ -252,9 +252,10 @@ void debuginfo__delete(struct debuginfo *dbg)
 		dwfl_end(dbg->dwfl);
 	/* After libelf is done with the Elf_Data pointing into it. */
 	if (dbg->lazy_info)
-		pr_debug("debuginfo: %zu of %zu pages of .debug_info read, %zu on a fault\n",
+		pr_debug("debuginfo: %zu of %zu pages of .debug_info read, %zu on a fault (%s)\n",
 			 lazy_region__filled(dbg->lazy_info), lazy_region__pages(dbg->lazy_info),
-			 lazy_region__faults(dbg->lazy_info));
+			 lazy_region__faults(dbg->lazy_info),
+			 lazy_region__uffd(dbg->lazy_info) ? "userfaultfd" : "mprotect");
 	lazy_region__delete(dbg->lazy_info);
 	free(dbg->path);
 	free(dbg->source_dir);

@@ -1,18 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sections read one page at a time, on first touch (see lazy-section.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
+#include <linux/userfaultfd.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "util/elf-util.h"
 #include "util/lazy-section.h"
+
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
+#endif
+
+/* The pages a fill copies at once through userfaultfd. */
+#define LAZY_BOUNCE_PAGES 16
 
 struct lazy_region {
 	char *base;	 /* the mapping: page-aligned, at file offset file_off */
@@ -20,7 +31,12 @@ struct lazy_region {
 	size_t lead;	 /* base + lead: the first byte of the region */
 	off_t file_off;	 /* the offset of base in the file: page-aligned */
 	size_t in_file;	 /* the pages with bytes of the file; the others read zeros */
+	off_t file_size;
 	int fd;
+	int uffd; /* userfaultfd mode: a missing page raises SIGBUS; -1: PROT_NONE pages */
+	/* uffd mode: what UFFDIO_COPY copies from, LAZY_BOUNCE_PAGES; the handler
+	 * and a prefetch never use it at once (a prefetch reads no region). */
+	char *bounce;
 	size_t filled;	     /* pages filled so far */
 	size_t faults;	     /* of them, on a fault (not prefetched) */
 	unsigned char *done; /* a bit per page: filled (a fault there is not ours) */
@@ -29,14 +45,14 @@ struct lazy_region {
 
 /*
  * The one place this tool keeps file-level state: a signal handler gets
- * no userdata, so the regions it serves, the handler it replaced and the
- * page size live here.  Small and fixed (no allocation in the handler);
+ * no userdata, so the regions it serves, the handlers it replaced and
+ * the page size live here.  Small and fixed (no allocation in the handler);
  * a debuginfo opens one region.
  */
 #define LAZY_REGIONS_MAX 8
 static struct lazy_region lazy_regions[LAZY_REGIONS_MAX];
 static int lazy_regions_used;
-static struct sigaction lazy_prev_action;
+static struct sigaction lazy_prev_segv, lazy_prev_bus;
 static size_t lazy_page_size;
 
 static bool page_done(const struct lazy_region *r, size_t k)
@@ -44,15 +60,58 @@ static bool page_done(const struct lazy_region *r, size_t k)
 	return r->done[k / 8] & (1u << (k % 8));
 }
 
+/* Mark pages [@k, @end) of @r filled. */
+static void mark_filled(struct lazy_region *r, size_t k, size_t end)
+{
+	for (; k < end; k++) {
+		r->done[k / 8] |= 1u << (k % 8);
+		r->filled++;
+	}
+}
+
 /*
- * Fill pages [@k, @end) of @r, none of them filled yet: 0, or -1 when
- * they can not be made readable.  A page of the file is mapped from it
- * (MAP_FIXED over the PROT_NONE page; a mapping of one page maps no
- * neighbour however large the page cache's folio, and MAP_POPULATE spares
- * a second fault); a page past the end of the file is made readable as
- * it is, zeros.  Async-signal-safe: mmap and mprotect only.
+ * userfaultfd mode: pages [@k, @end) copied in from the file (pread into
+ * the bounce buffer, UFFDIO_COPY), zeros past its end and where it can not
+ * be read.  No mapping changes: a few microseconds a page.
  */
-static int lazy_fill(struct lazy_region *r, size_t k, size_t end)
+static int uffd_fill(struct lazy_region *r, size_t k, size_t end)
+{
+	while (k < end) {
+		size_t n = end - k < LAZY_BOUNCE_PAGES ? end - k : LAZY_BOUNCE_PAGES;
+		size_t len = n * lazy_page_size, got = 0, want = 0;
+		off_t from = r->file_off + (off_t)(k * lazy_page_size);
+		struct uffdio_copy copy = { .dst = (unsigned long)(r->base + k * lazy_page_size),
+					    .src = (unsigned long)r->bounce,
+					    .len = len };
+
+		if (from < r->file_size)
+			want = (size_t)(r->file_size - from) < len ? (size_t)(r->file_size - from)
+								   : len;
+		while (got < want) {
+			ssize_t m = pread(r->fd, r->bounce + got, want - got, from + (off_t)got);
+
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0)
+				break;
+			got += (size_t)m;
+		}
+		memset(r->bounce + got, 0, len - got);
+		if (ioctl(r->uffd, UFFDIO_COPY, &copy) && errno != EEXIST)
+			return -1;
+		mark_filled(r, k, k + n);
+		k += n;
+	}
+	return 0;
+}
+
+/*
+ * PROT_NONE mode: a page of the file is mapped from it (MAP_FIXED over
+ * the PROT_NONE page; a mapping of one page maps no neighbour however
+ * large the page cache's folio, and MAP_POPULATE spares a second fault);
+ * a page past the end of the file is made readable as it is, zeros.
+ */
+static int prot_fill(struct lazy_region *r, size_t k, size_t end)
 {
 	char *page = r->base + k * lazy_page_size;
 	size_t file_end = end < r->in_file ? end : r->in_file;
@@ -66,11 +125,18 @@ static int lazy_fill(struct lazy_region *r, size_t k, size_t end)
 	if (file_end < end && mprotect(r->base + file_end * lazy_page_size,
 				       (end - file_end) * lazy_page_size, PROT_READ))
 		return -1;
-	for (; k < end; k++) {
-		r->done[k / 8] |= 1u << (k % 8);
-		r->filled++;
-	}
+	mark_filled(r, k, end);
 	return 0;
+}
+
+/*
+ * Fill pages [@k, @end) of @r, none of them filled yet: 0, or -1 when
+ * they can not be made readable.  Async-signal-safe: pread, ioctl, mmap,
+ * mprotect and memset only.
+ */
+static int lazy_fill(struct lazy_region *r, size_t k, size_t end)
+{
+	return r->uffd >= 0 ? uffd_fill(r, k, end) : prot_fill(r, k, end);
 }
 
 static struct lazy_region *region_of(const char *addr)
@@ -85,18 +151,45 @@ static struct lazy_region *region_of(const char *addr)
 	return NULL;
 }
 
+static void lazy_fault(int sig, siginfo_t *si, void *uc);
+
+/* Our handler of @sig, the one it replaced in *@prev: 0 or -errno. */
+static int lazy_catch(int sig, struct sigaction *prev)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = lazy_fault;
+	/* SA_ONSTACK: a stack overflow still reaches a sanitizer's alternate stack. */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, prev) ? -errno : 0;
+}
+
+/* Put back the handler of @sig that @prev holds, unless it is back already. */
+static void lazy_release(int sig, const struct sigaction *prev)
+{
+	struct sigaction now;
+
+	if (!sigaction(sig, NULL, &now) && (now.sa_flags & SA_SIGINFO) &&
+	    now.sa_sigaction == lazy_fault)
+		sigaction(sig, prev, NULL);
+}
+
 /*
- * SIGSEGV: a first touch of a region is served; any other fault puts the
- * previous handler back and returns, so the faulting instruction runs
- * again and faults into it (SIG_DFL: a crash with a core).
- * Async-signal-safe calls only: mmap, mprotect, sigaction.
+ * SIGBUS (a missing page of a userfaultfd region) or SIGSEGV (a PROT_NONE
+ * page of the other mode): a first touch of a region is served; any
+ * other fault puts the previous handler back and returns, so the faulting
+ * instruction runs again and faults into it (SIG_DFL: a crash with a
+ * core).  Async-signal-safe calls only.
  */
-static void lazy_segv(int sig, siginfo_t *si, void *uc)
+static void lazy_fault(int sig, siginfo_t *si, void *uc)
 {
 	struct lazy_region *r = region_of(si->si_addr);
 	int saved = errno;
 
-	if (r && si->si_code == SEGV_ACCERR) {
+	if (r && (r->uffd >= 0 ? sig == SIGBUS && si->si_code == BUS_ADRERR
+			       : sig == SIGSEGV && si->si_code == SEGV_ACCERR)) {
 		size_t k = (size_t)((char *)si->si_addr - r->base) / lazy_page_size;
 
 		/* A filled page faults again on a write: not ours. */
@@ -106,8 +199,35 @@ static void lazy_segv(int sig, siginfo_t *si, void *uc)
 			return;
 		}
 	}
-	sigaction(SIGSEGV, &lazy_prev_action, NULL);
+	sigaction(sig, sig == SIGBUS ? &lazy_prev_bus : &lazy_prev_segv, NULL);
 	errno = saved;
+}
+
+/*
+ * Make [@base, +@size) a userfaultfd region whose missing pages raise
+ * SIGBUS (UFFD_USER_MODE_ONLY: allowed without privileges): its
+ * descriptor, or -1 where the kernel or a seccomp filter refuses.
+ * PERF_LAZY_SECTION=mprotect asks for the other mode (the tests).
+ */
+static int uffd_open(char *base, size_t size)
+{
+	const char *mode = getenv("PERF_LAZY_SECTION");
+	struct uffdio_api api = { .api = UFFD_API, .features = UFFD_FEATURE_SIGBUS };
+	struct uffdio_register reg = { .range = { (unsigned long)base, size },
+				       .mode = UFFDIO_REGISTER_MODE_MISSING };
+	int uffd;
+
+	if (mode && !strcmp(mode, "mprotect"))
+		return -1;
+	uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+	if (uffd < 0)
+		return -1;
+	if (ioctl(uffd, UFFDIO_API, &api) || !(api.features & UFFD_FEATURE_SIGBUS) ||
+	    ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		close(uffd);
+		return -1;
+	}
+	return uffd;
 }
 
 int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out, void **addr)
@@ -138,30 +258,39 @@ int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out
 		st.st_size > r->file_off
 			? ((size_t)(st.st_size - r->file_off) + lazy_page_size - 1) / lazy_page_size
 			: 0;
+	r->file_size = st.st_size;
+	r->uffd = -1;
+	r->bounce = NULL;
 	r->done = calloc(r->map_size / lazy_page_size / 8 + 1, 1);
 	if (!r->done) {
 		close(fd);
 		return -ENOMEM;
 	}
-	base = mmap(NULL, r->map_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+	/* Readable and missing (userfaultfd), else PROT_NONE. */
+	base = mmap(NULL, r->map_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
 		    0);
 	if (base == MAP_FAILED) {
 		err = -errno;
 		goto fail;
 	}
+	/* No huge page: it would be a fault of 2 MB. */
+	madvise(base, r->map_size, MADV_NOHUGEPAGE);
+	r->bounce = mmap(NULL, LAZY_BOUNCE_PAGES * lazy_page_size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r->bounce == MAP_FAILED)
+		r->bounce = NULL;
+	else
+		r->uffd = uffd_open(base, r->map_size);
+	if (r->uffd < 0 && mprotect(base, r->map_size, PROT_NONE)) {
+		err = -errno;
+		goto fail_unmap;
+	}
 	if (!lazy_regions_used) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = lazy_segv;
-		/* SA_ONSTACK: a stack overflow still reaches a sanitizer's alternate stack. */
-		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(SIGSEGV, &sa, &lazy_prev_action)) {
-			err = -errno;
-			munmap(base, r->map_size);
-			goto fail;
-		}
+		err = lazy_catch(SIGSEGV, &lazy_prev_segv);
+		if (!err && (err = lazy_catch(SIGBUS, &lazy_prev_bus)))
+			sigaction(SIGSEGV, &lazy_prev_segv, NULL);
+		if (err)
+			goto fail_unmap;
 	}
 	lazy_regions_used++;
 	r->base = base;
@@ -172,7 +301,14 @@ int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out
 	*out = r;
 	*addr = r->base + r->lead;
 	return 0;
+fail_unmap:
+	if (r->uffd >= 0)
+		close(r->uffd);
+	munmap(base, r->map_size);
 fail:
+	if (r->bounce)
+		munmap(r->bounce, LAZY_BOUNCE_PAGES * lazy_page_size);
+	r->bounce = NULL;
 	free(r->done);
 	r->done = NULL;
 	close(fd);
@@ -181,22 +317,24 @@ fail:
 
 void lazy_region__delete(struct lazy_region *r)
 {
-	struct sigaction now;
-
 	if (!r || !r->used)
 		return;
 	__atomic_store_n(&r->used, 0, __ATOMIC_RELEASE);
 	munmap(r->base, r->map_size);
+	if (r->uffd >= 0)
+		close(r->uffd);
+	if (r->bounce)
+		munmap(r->bounce, LAZY_BOUNCE_PAGES * lazy_page_size);
 	close(r->fd);
 	free(r->done);
 	r->done = NULL;
+	r->bounce = NULL;
 	r->base = NULL;
 	if (--lazy_regions_used)
 		return;
-	/* The last one: the previous handler back, unless a fault already put it back. */
-	if (!sigaction(SIGSEGV, NULL, &now) && (now.sa_flags & SA_SIGINFO) &&
-	    now.sa_sigaction == lazy_segv)
-		sigaction(SIGSEGV, &lazy_prev_action, NULL);
+	/* The last one: the previous handlers back, unless a fault already put them back. */
+	lazy_release(SIGSEGV, &lazy_prev_segv);
+	lazy_release(SIGBUS, &lazy_prev_bus);
 }
 
 void lazy_region__prefetch(const void *addr, size_t len)
@@ -233,6 +371,11 @@ size_t lazy_region__filled(const struct lazy_region *r)
 size_t lazy_region__faults(const struct lazy_region *r)
 {
 	return r ? r->faults : 0;
+}
+
+bool lazy_region__uffd(const struct lazy_region *r)
+{
+	return r && r->uffd >= 0;
 }
 
 size_t lazy_region__pages(const struct lazy_region *r)

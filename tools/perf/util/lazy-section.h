@@ -6,23 +6,33 @@
  * Sections read one page at a time, on first touch.
  *
  * libelf maps the whole file of a libdwfl module, and a read fault of a
- * file mapping maps a whole large folio of the page cache (64 KB and
- * more), so libdw walking the CU headers of a vmlinux's 164 MB
+ * file mapping maps up to 64 KB around it (fault-around, large folios of
+ * the page cache), so libdw walking the CU headers of a vmlinux's 164 MB
  * .debug_info makes some 30 MB resident.  A lazy region is an anonymous
- * PROT_NONE mapping of a section's size: a SIGSEGV handler fills the
- * 4 KiB page touched from the file (pread) and makes it readable, so
- * only the pages really read are resident.
+ * mapping of a section's size whose 4 KiB pages are filled from the file
+ * when first read, so only the pages really read are resident:
+ *  - userfaultfd (UFFD_USER_MODE_ONLY, allowed without privileges) with
+ *    UFFD_FEATURE_SIGBUS: a missing page raises SIGBUS and the handler
+ *    copies it in (pread, UFFDIO_COPY), no change of the mapping;
+ *  - where the kernel or a seccomp filter refuses that (or with
+ *    PERF_LAZY_SECTION=mprotect), PROT_NONE pages: SIGSEGV, and the page
+ *    is mapped from the file (a one-page mapping maps no neighbour).
+ * A reader that knows what libdw reads next fills it first
+ * (lazy_region__prefetch()), a few microseconds a page without a signal.
  *
- * Rules: a region owns its descriptor and its mapping; the handler serves
- * faults inside a registered region only, and for any other fault puts the
- * previous SIGSEGV handler back and returns, so the fault happens again
- * and is handled (a crash with a core, a sanitizer's report) as without
- * us.  Bytes past the end of the file read as zeros, and so do pages the
- * file can not be read for.  Single-threaded use: regions are made and
- * removed outside any fault.  May call: libelf, elf-util, POSIX.
+ * Rules: a region owns its descriptor and its mapping; the handlers serve
+ * faults inside a registered region only, and for any other fault put the
+ * previous handler back and return, so the fault happens again and is
+ * handled (a crash with a core, a sanitizer's report) as without us.
+ * Bytes past the end of the file read as zeros.  A page not read yet is
+ * not there for the kernel: a system call handed a pointer into a region
+ * may fail with EFAULT (copy first), and a forked child reads zeros there
+ * in the userfaultfd mode.  Single-threaded use: regions are made and
+ * removed outside any fault.  May call: libelf, elf-util, POSIX, Linux.
  */
 
 #include <libelf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -51,6 +61,9 @@ void lazy_region__prefetch(const void *addr, size_t len);
 size_t lazy_region__filled(const struct lazy_region *r);
 size_t lazy_region__faults(const struct lazy_region *r);
 size_t lazy_region__pages(const struct lazy_region *r);
+
+/* Is @r filled through userfaultfd (else: PROT_NONE pages and SIGSEGV)? */
+bool lazy_region__uffd(const struct lazy_region *r);
 
 /*
  * Make section @name of @elf (opened from the file @fd is another

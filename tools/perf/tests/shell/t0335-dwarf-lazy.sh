@@ -49,22 +49,28 @@ test_expect_success GCC 'setup: a -g program of twelve units' '
 	"${CC:-gcc}" -g -O2 -o prog-O2 main.c $units
 '
 
-# same_both ARGS...: perf ARGS, on the normal and the lazy path: the same
-# stdout, stderr and status, and the lazy one did read pages lazily.
+# same_both ARGS...: perf ARGS, on the normal and the lazy path (both its
+# modes: userfaultfd where the kernel allows it, PROT_NONE pages): the
+# same stdout, stderr and status, and the lazy one did read pages lazily.
 same_both() {
 	"$PERF" "$@" >normal.out 2>normal.err
 	normal=$?
 	PERF_DEBUGINFO_LAZY_MIN=1 "$PERF" "$@" >lazy.out 2>lazy.err
 	lazy=$?
+	PERF_LAZY_SECTION=mprotect PERF_DEBUGINFO_LAZY_MIN=1 "$PERF" "$@" >prot.out 2>prot.err
+	prot=$?
 	_cmd=$1
 	shift
 	PERF_DEBUGINFO_LAZY_MIN=1 "$PERF" "$_cmd" -v "$@" >/dev/null 2>lazy.v
 	set -- "$_cmd" "$@"
-	if [ "$normal" != "$lazy" ] || ! cmp -s normal.out lazy.out || ! cmp -s normal.err lazy.err ||
-		! grep -q "pages of .debug_info read" lazy.v; then
-		echo "== perf $* (status $normal, lazy $lazy)"
+	if [ "$normal" != "$lazy" ] || [ "$normal" != "$prot" ] || ! cmp -s normal.out lazy.out ||
+		! cmp -s normal.err lazy.err || ! cmp -s normal.out prot.out ||
+		! cmp -s normal.err prot.err || ! grep -q "pages of .debug_info read" lazy.v; then
+		echo "== perf $* (status $normal, lazy $lazy, mprotect $prot)"
 		diff normal.out lazy.out
 		diff normal.err lazy.err
+		diff normal.out prot.out
+		diff normal.err prot.err
 		grep "pages of .debug_info" lazy.v
 		return 1
 	fi
@@ -110,9 +116,11 @@ test_expect_success VMLINUX_DWARF 'the vmlinux takes the lazy path by default an
 		"vfs_write%return \$retval" "tcp_sendmsg sk->__sk_common.skc_dport size"; do
 		"$PERF" probe -v -k "$VMLINUX" -D "$spec" >lazy.out 2>lazy.err &&
 		grep -q "pages of .debug_info read" lazy.err &&
+		PERF_LAZY_SECTION=mprotect "$PERF" probe -k "$VMLINUX" -D "$spec" >prot.out &&
 		PERF_DEBUGINFO_LAZY_MIN=0x7fffffffffffffff "$PERF" probe -k "$VMLINUX" -D "$spec" \
 			>normal.out 2>normal.err &&
-		cmp -s normal.out lazy.out || { echo "== $spec"; diff normal.out lazy.out; } >>differ
+		cmp -s normal.out lazy.out && cmp -s normal.out prot.out ||
+			{ echo "== $spec"; diff normal.out lazy.out; diff normal.out prot.out; } >>differ
 	done &&
 	cat differ && test ! -s differ
 '

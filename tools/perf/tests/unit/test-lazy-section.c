@@ -82,7 +82,7 @@ static void test_regions_are_unregistered_and_the_handler_put_back(void)
 	char path[] = "/tmp/perf-unit-lazy.XXXXXX";
 	struct lazy_region *r[2] = { NULL, NULL };
 	unsigned char *a = NULL, *b = NULL;
-	struct sigaction before, now;
+	struct sigaction before, now, bus_before, bus_now;
 	int fd = patterned_file(path, 3 * PAGE);
 
 	CHECK(fd >= 0);
@@ -90,6 +90,7 @@ static void test_regions_are_unregistered_and_the_handler_put_back(void)
 		return;
 	unlink(path);
 	sigaction(SIGSEGV, NULL, &before);
+	sigaction(SIGBUS, NULL, &bus_before);
 	CHECK_INT(lazy_region__new(dup(fd), 0, 3 * PAGE, &r[0], (void **)&a), ==, 0);
 	CHECK_INT(lazy_region__new(fd, PAGE, 2 * PAGE, &r[1], (void **)&b), ==, 0);
 	if (!r[0] || !r[1])
@@ -104,6 +105,8 @@ static void test_regions_are_unregistered_and_the_handler_put_back(void)
 	sigaction(SIGSEGV, NULL, &now);
 	CHECK(now.sa_handler == before.sa_handler);
 	CHECK_INT(now.sa_flags & SA_SIGINFO, ==, before.sa_flags & SA_SIGINFO);
+	sigaction(SIGBUS, NULL, &bus_now);
+	CHECK(bus_now.sa_handler == bus_before.sa_handler);
 }
 
 static void test_a_prefetch_fills_a_range_without_faults(void)
@@ -181,6 +184,12 @@ static void check_stray_fault_crashes(int how, const char *report)
 			if (p == MAP_FAILED)
 				_exit(5);
 			(void)p[0];
+		} else if (how == 2) {
+			/* A mapping of a file past its end: SIGBUS. */
+			p = mmap(NULL, 4 * PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (p == MAP_FAILED)
+				_exit(5);
+			(void)p[3 * PAGE];
 		} else {
 			p = base;
 			p[1] = 0;
@@ -204,13 +213,13 @@ static void check_stray_fault_crashes(int how, const char *report)
 			close(rfd);
 		}
 		unlink(name);
-		CHECK(strstr(buf, "SEGV") != NULL);
+		CHECK(strstr(buf, how == 2 ? "BUS" : "SEGV") != NULL);
 		CHECK(!WIFEXITED(status) || WEXITSTATUS(status) != 0);
 	}
 #else
 	(void)report;
 	CHECK(WIFSIGNALED(status));
-	CHECK_INT(WIFSIGNALED(status) ? WTERMSIG(status) : -1, ==, SIGSEGV);
+	CHECK_INT(WIFSIGNALED(status) ? WTERMSIG(status) : -1, ==, how == 2 ? SIGBUS : SIGSEGV);
 #endif
 }
 
@@ -220,6 +229,14 @@ static void test_a_fault_outside_every_region_still_crashes(void)
 
 	snprintf(report, sizeof(report), "/tmp/perf-unit-lazy-asan-%d", (int)getpid());
 	check_stray_fault_crashes(0, report);
+}
+
+static void test_a_bus_error_outside_every_region_still_crashes(void)
+{
+	char report[64];
+
+	snprintf(report, sizeof(report), "/tmp/perf-unit-lazy-asan-%d", (int)getpid());
+	check_stray_fault_crashes(2, report);
 }
 
 static void test_a_write_into_a_region_crashes(void)
@@ -339,9 +356,70 @@ static void test_a_large_section_of_an_executable_is_made_lazy(void)
 	unlink(comp);
 }
 
-TESTS(TEST(test_a_region_reads_as_its_file_page_by_page),
-      TEST(test_regions_are_unregistered_and_the_handler_put_back),
-      TEST(test_a_prefetch_fills_a_range_without_faults),
-      TEST(test_a_fault_outside_every_region_still_crashes),
-      TEST(test_a_write_into_a_region_crashes),
+/*
+ * Each test in both modes: userfaultfd (when this kernel allows it) and
+ * PROT_NONE pages (PERF_LAZY_SECTION=mprotect, where it does not).
+ */
+static void in_mode(const char *mode, void (*fn)(void))
+{
+	if (mode)
+		setenv("PERF_LAZY_SECTION", mode, 1);
+	else
+		unsetenv("PERF_LAZY_SECTION");
+	fn();
+	unsetenv("PERF_LAZY_SECTION");
+}
+
+#define BOTH_MODES(fn)                   \
+	static void fn##_mprotect(void)  \
+	{                                \
+		in_mode("mprotect", fn); \
+	}                                \
+	static void fn##_default(void)   \
+	{                                \
+		in_mode(NULL, fn);       \
+	}
+
+BOTH_MODES(test_a_region_reads_as_its_file_page_by_page)
+BOTH_MODES(test_regions_are_unregistered_and_the_handler_put_back)
+BOTH_MODES(test_a_prefetch_fills_a_range_without_faults)
+BOTH_MODES(test_a_fault_outside_every_region_still_crashes)
+BOTH_MODES(test_a_bus_error_outside_every_region_still_crashes)
+BOTH_MODES(test_a_write_into_a_region_crashes)
+
+/* Which mode the default is here; PERF_LAZY_SECTION=mprotect is that one. */
+static void test_the_mode_is_told(void)
+{
+	char path[] = "/tmp/perf-unit-lazy.XXXXXX";
+	struct lazy_region *r = NULL;
+	void *base;
+	int fd = patterned_file(path, PAGE);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	unlink(path);
+	CHECK_INT(lazy_region__new(dup(fd), 0, PAGE, &r, &base), ==, 0);
+	printf("# the default mode here: %s\n", lazy_region__uffd(r) ? "userfaultfd" : "mprotect");
+	lazy_region__delete(r);
+	setenv("PERF_LAZY_SECTION", "mprotect", 1);
+	CHECK_INT(lazy_region__new(fd, 0, PAGE, &r, &base), ==, 0);
+	CHECK(!lazy_region__uffd(r));
+	CHECK_INT(((unsigned char *)base)[9], ==, pattern(9));
+	lazy_region__delete(r);
+	unsetenv("PERF_LAZY_SECTION");
+}
+
+TESTS(TEST(test_a_region_reads_as_its_file_page_by_page_default),
+      TEST(test_a_region_reads_as_its_file_page_by_page_mprotect),
+      TEST(test_regions_are_unregistered_and_the_handler_put_back_default),
+      TEST(test_regions_are_unregistered_and_the_handler_put_back_mprotect),
+      TEST(test_a_prefetch_fills_a_range_without_faults_default),
+      TEST(test_a_prefetch_fills_a_range_without_faults_mprotect),
+      TEST(test_a_fault_outside_every_region_still_crashes_default),
+      TEST(test_a_fault_outside_every_region_still_crashes_mprotect),
+      TEST(test_a_bus_error_outside_every_region_still_crashes_default),
+      TEST(test_a_bus_error_outside_every_region_still_crashes_mprotect),
+      TEST(test_a_write_into_a_region_crashes_default),
+      TEST(test_a_write_into_a_region_crashes_mprotect), TEST(test_the_mode_is_told),
       TEST(test_a_large_section_of_an_executable_is_made_lazy));
