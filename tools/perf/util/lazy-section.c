@@ -97,8 +97,18 @@ static int uffd_fill(struct lazy_region *r, size_t k, size_t end)
 			got += (size_t)m;
 		}
 		memset(r->bounce + got, 0, len - got);
-		if (ioctl(r->uffd, UFFDIO_COPY, &copy) && errno != EEXIST)
-			return -1;
+		if (ioctl(r->uffd, UFFDIO_COPY, &copy)) {
+			if (errno != EEXIST)
+				return -1;
+			/* A page of the run is there already (it stops the copy): one by one. */
+			for (size_t i = k; n > 1 && i < k + n; i++)
+				if (uffd_fill(r, i, i + 1))
+					return -1;
+			if (n > 1) {
+				k += n;
+				continue;
+			}
+		}
 		mark_filled(r, k, k + n);
 		k += n;
 	}
