@@ -243,7 +243,17 @@ bool die_in_file(Dwarf_Die *die, const char *file)
  */
 #define CU_HEAD_BYTES 64
 
-static const char *debug_info_bytes(Dwarf *dw, size_t *size);
+/* The bytes of @dw's .debug_info (NULL when it has none), for prefetches. */
+static const char *debug_info_bytes(Dwarf *dw, size_t *size)
+{
+	GElf_Shdr shdr;
+	Elf *elf = dwarf_getelf(dw);
+	Elf_Scn *scn = elf ? elf_find_section(elf, SHT_NULL, ".debug_info", &shdr) : NULL;
+	Elf_Data *data = scn && shdr.sh_type != SHT_NOBITS ? elf_getdata(scn, NULL) : NULL;
+
+	*size = data && data->d_buf ? data->d_size : 0;
+	return *size ? data->d_buf : NULL;
+}
 
 int die_for_each_cu(Dwarf *dw, int (*fn)(Dwarf_Die *cu, void *arg), void *arg)
 {
@@ -253,13 +263,13 @@ int die_for_each_cu(Dwarf *dw, int (*fn)(Dwarf_Die *cu, void *arg), void *arg)
 	int ret = 0;
 
 	while (!ret) {
+		Dwarf_Die cu;
+
 		/* Filled before libdw reads it: no fault for each header when lazy. */
 		if (info && off < size)
 			lazy_region__prefetch(info + off, CU_HEAD_BYTES);
 		if (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL))
 			break;
-		Dwarf_Die cu;
-
 		if (dwarf_offdie(dw, off + hsize, &cu))
 			ret = fn(&cu, arg);
 		off = next;
@@ -431,18 +441,6 @@ static int aranges_next(const Elf_Data *data, size_t *pos, struct aranges_set *s
 	set->end = hdr + len;
 	*pos += hdr + len;
 	return 1;
-}
-
-/* The bytes of @dw's .debug_info (NULL when it has none), for prefetches. */
-static const char *debug_info_bytes(Dwarf *dw, size_t *size)
-{
-	GElf_Shdr shdr;
-	Elf *elf = dwarf_getelf(dw);
-	Elf_Scn *scn = elf ? elf_find_section(elf, SHT_NULL, ".debug_info", &shdr) : NULL;
-	Elf_Data *data = scn && shdr.sh_type != SHT_NOBITS ? elf_getdata(scn, NULL) : NULL;
-
-	*size = data && data->d_buf ? data->d_size : 0;
-	return *size ? data->d_buf : NULL;
 }
 
 /*
