@@ -7,8 +7,9 @@ test_description='a .debug_info read page by page (lazy-section.c) gives what th
 # and more take it by default: the vmlinux).  Every output of -D, -V and -L
 # must then be the bytes of the normal path; -v says how many pages were
 # read, and how many on a fault: some, as libdw reads the section through
-# the region, not a copy of it.  The program is made of several units, so that libdw walks the
-# headers of the units before the one it wants, across pages.
+# the region, not a copy of it.  The program is made of several units, so
+# that libdw walks the headers of the units before the one it wants,
+# across pages.
 
 # gen N: unit N, 60 functions over a struct of its own.
 gen() {
