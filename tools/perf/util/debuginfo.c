@@ -13,7 +13,9 @@
 #include "util/build-id.h"
 #include "util/debuginfo.h"
 #include "util/debuginfod.h"
+#include "util/debug.h"
 #include "util/elf-util.h"
+#include "util/lazy-section.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -23,10 +25,50 @@ struct debuginfo {
 	Dwarf *dw;
 	Dwarf_Addr bias;
 	char *path;
-	char *source_dir;      /* -s: where the sources are */
-	char *debug_file;      /* the preferred debuginfo file */
-	struct strbuf refused; /* why a debuginfo file found was of another build */
+	char *source_dir;	       /* -s: where the sources are */
+	char *debug_file;	       /* the preferred debuginfo file */
+	struct strbuf refused;	       /* why a debuginfo file found was of another build */
+	struct lazy_region *lazy_info; /* a large .debug_info, read page by page */
 };
+
+/*
+ * A .debug_info of at least this many bytes is read one page at a time
+ * (lazy-section.h): a vmlinux's is 164 MB, of which a lookup by name
+ * reads a few.  PERF_DEBUGINFO_LAZY_MIN (bytes) lowers it for the tests.
+ */
+#define LAZY_DEBUG_INFO_MIN (64UL << 20)
+
+static size_t lazy_debug_info_min(void)
+{
+	const char *env = getenv("PERF_DEBUGINFO_LAZY_MIN");
+	char *end;
+	unsigned long long v;
+
+	if (!env || !*env)
+		return LAZY_DEBUG_INFO_MIN;
+	errno = 0;
+	v = strtoull(env, &end, 0);
+	return errno || *end ? LAZY_DEBUG_INFO_MIN : (size_t)v;
+}
+
+/*
+ * Before libdw first asks libelf for it: the .debug_info of the module's
+ * own file (@fd: another descriptor of it, taken) made lazy when large.
+ * Any failure leaves the section as libelf mapped it.
+ */
+static void debuginfo_lazy_info(struct debuginfo *dbg, int fd)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(dbg->mod, &bias);
+
+	if (!elf) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (lazy_section__attach(elf, ".debug_info", fd, lazy_debug_info_min(), &dbg->lazy_info))
+		dbg->lazy_info = NULL;
+}
 
 /*
  * Is the debuginfo file @name (open as @fd) of @mod's build?  When not,
@@ -118,11 +160,13 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 			  struct strbuf *why)
 {
 	struct debuginfo *dbg;
-	int fd;
+	int fd, lazy_fd;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
+	/* For a lazy .debug_info: dwfl_report_offline takes fd. */
+	lazy_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	dbg = xzalloc(sizeof(*dbg));
 	strbuf_init(&dbg->refused, 0);
 	dbg->dwfl = dwfl_begin(&offline_callbacks);
@@ -145,6 +189,8 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 	}
 	if (!dbg->mod || dwfl_report_end(dbg->dwfl, NULL, NULL))
 		goto nodata;
+	debuginfo_lazy_info(dbg, lazy_fd);
+	lazy_fd = -1;
 	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
 	debuginfod__progress_end();
 	if (!dbg->dw) {
@@ -176,6 +222,8 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 nodata:
 	if (fd >= 0)
 		close(fd);
+	if (lazy_fd >= 0)
+		close(lazy_fd);
 	debuginfo__delete(dbg);
 	return -ENODATA;
 }
@@ -202,6 +250,13 @@ void debuginfo__delete(struct debuginfo *dbg)
 		return;
 	if (dbg->dwfl)
 		dwfl_end(dbg->dwfl);
+	/* After libelf is done with the Elf_Data pointing into it. */
+	if (dbg->lazy_info)
+		pr_debug("debuginfo: %zu of %zu pages of .debug_info read, %zu on a fault (%s)\n",
+			 lazy_region__filled(dbg->lazy_info), lazy_region__pages(dbg->lazy_info),
+			 lazy_region__faults(dbg->lazy_info),
+			 lazy_region__uffd(dbg->lazy_info) ? "userfaultfd" : "mprotect");
+	lazy_region__delete(dbg->lazy_info);
 	free(dbg->path);
 	free(dbg->source_dir);
 	free(dbg->debug_file);

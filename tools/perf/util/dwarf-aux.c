@@ -11,6 +11,7 @@
 #include "util/demangle.h"
 #include "util/dwarf-aux.h"
 #include "util/elf-util.h"
+#include "util/lazy-section.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -236,15 +237,39 @@ bool die_in_file(Dwarf_Die *die, const char *file)
 	return !file || source_file_matches(die_decl_file(die), file);
 }
 
+/*
+ * What libdw reads of a CU it walks past: its header (24 bytes in 64-bit
+ * DWARF) and the start of its unit DIE.
+ */
+#define CU_HEAD_BYTES 64
+
+/* The bytes of @dw's .debug_info (NULL when it has none), for prefetches. */
+static const char *debug_info_bytes(Dwarf *dw, size_t *size)
+{
+	GElf_Shdr shdr;
+	Elf *elf = dwarf_getelf(dw);
+	Elf_Scn *scn = elf ? elf_find_section(elf, SHT_NULL, ".debug_info", &shdr) : NULL;
+	Elf_Data *data = scn && shdr.sh_type != SHT_NOBITS ? elf_getdata(scn, NULL) : NULL;
+
+	*size = data && data->d_buf ? data->d_size : 0;
+	return *size ? data->d_buf : NULL;
+}
+
 int die_for_each_cu(Dwarf *dw, int (*fn)(Dwarf_Die *cu, void *arg), void *arg)
 {
 	Dwarf_Off off = 0, next;
-	size_t hsize;
+	size_t hsize, size;
+	const char *info = debug_info_bytes(dw, &size);
 	int ret = 0;
 
-	while (!ret && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+	while (!ret) {
 		Dwarf_Die cu;
 
+		/* Filled before libdw reads it: no fault for each header when lazy. */
+		if (info && off < size)
+			lazy_region__prefetch(info + off, CU_HEAD_BYTES);
+		if (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL))
+			break;
 		if (dwarf_offdie(dw, off + hsize, &cu))
 			ret = fn(&cu, arg);
 		off = next;
@@ -378,57 +403,95 @@ static int cu_holding_addr(Dwarf_Die *cu, void *arg)
 	return 1;
 }
 
+/* One set of .debug_aranges: its CU and where its tuples are. */
+struct aranges_set {
+	const unsigned char *p; /* the set */
+	uint64_t cu_off;
+	size_t tuple, end; /* the first tuple and the end, from p */
+	unsigned int asize;
+};
+
+/* The set at *@pos of @data, and *@pos past it: 1, or 0 at the end or on bad data. */
+static int aranges_next(const Elf_Data *data, size_t *pos, struct aranges_set *set)
+{
+	const unsigned char *p = (const unsigned char *)data->d_buf + *pos;
+	uint64_t len;
+	size_t hdr = 4, off_size = 4;
+
+	if (!data->d_buf || *pos + 16 > data->d_size)
+		return 0;
+	len = p[0] | p[1] << 8 | p[2] << 16 | (uint64_t)p[3] << 24;
+	if (len == 0xffffffff) {
+		if (*pos + 24 > data->d_size)
+			return 0;
+		memcpy(&len, p + 4, 8);
+		hdr = 12;
+		off_size = 8;
+	}
+	if (len > data->d_size - *pos - hdr || len < 2 + off_size + 2)
+		return 0;
+	set->p = p;
+	set->cu_off = 0;
+	memcpy(&set->cu_off, p + hdr + 2, off_size);
+	set->asize = p[hdr + 2 + off_size];
+	if (set->asize != 8 && set->asize != 4)
+		return 0;
+	set->tuple = hdr + 2 + off_size + 2;
+	set->tuple = (set->tuple + 2 * set->asize - 1) / (2 * set->asize) * (2 * set->asize);
+	set->end = hdr + len;
+	*pos += hdr + len;
+	return 1;
+}
+
+/*
+ * libdw reads the header of every CU before @below to find the one at
+ * @below: those of the CUs .debug_aranges names filled at once when
+ * .debug_info is read page by page (lazy-section.h), not a fault each.
+ */
+static void prefetch_cu_heads(Dwarf *dw, const Elf_Data *aranges, uint64_t below)
+{
+	size_t size, pos = 0;
+	const char *info = debug_info_bytes(dw, &size);
+	struct aranges_set set;
+
+	while (info && aranges_next(aranges, &pos, &set))
+		if (set.cu_off < below && set.cu_off < size)
+			lazy_region__prefetch(info + set.cu_off, CU_HEAD_BYTES);
+}
+
 Dwarf_Die *die_cu_of_addr(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
 {
 	GElf_Shdr shdr;
 	Elf *elf = dwarf_getelf(dw);
 	Elf_Scn *scn = elf ? elf_find_section(elf, SHT_NULL, ".debug_aranges", &shdr) : NULL;
 	Elf_Data *data = NULL;
+	struct aranges_set set;
+	size_t pos = 0;
 
 	if (scn && shdr.sh_type != SHT_NOBITS)
 		data = elf_getdata(scn, NULL);
-	for (size_t pos = 0; data && data->d_buf && pos + 16 <= data->d_size;) {
-		const unsigned char *p = (const unsigned char *)data->d_buf + pos;
-		uint64_t len, cu_off;
-		size_t hdr, off_size = 4, tuple;
-		unsigned int asize;
+	while (data && aranges_next(data, &pos, &set)) {
+		size_t asize = set.asize;
 
-		len = p[0] | p[1] << 8 | p[2] << 16 | (uint64_t)p[3] << 24;
-		hdr = 4;
-		if (len == 0xffffffff) {
-			if (pos + 24 > data->d_size)
-				break;
-			memcpy(&len, p + 4, 8);
-			hdr = 12;
-			off_size = 8;
-		}
-		if (len > data->d_size - pos - hdr || len < 2 + off_size + 2)
-			break;
-		cu_off = 0;
-		memcpy(&cu_off, p + hdr + 2, off_size);
-		asize = p[hdr + 2 + off_size];
-		if (asize != 8 && asize != 4)
-			break;
-		tuple = hdr + 2 + off_size + 2;
-		tuple = (tuple + 2 * asize - 1) / (2 * asize) * (2 * asize);
-		for (; tuple + 2 * asize <= hdr + len; tuple += 2 * asize) {
+		for (size_t tuple = set.tuple; tuple + 2 * asize <= set.end; tuple += 2 * asize) {
 			uint64_t start = 0, size = 0;
 
-			memcpy(&start, p + tuple, asize);
-			memcpy(&size, p + tuple + asize, asize);
+			memcpy(&start, set.p + tuple, asize);
+			memcpy(&size, set.p + tuple + asize, asize);
 			if (!start && !size)
 				break;
 			if (addr >= start && addr - start < size) {
 				Dwarf_Off next;
 				size_t hsize;
 
-				if (!dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) &&
-				    dwarf_offdie(dw, cu_off + hsize, cu))
+				prefetch_cu_heads(dw, data, set.cu_off + 1);
+				if (!dwarf_nextcu(dw, set.cu_off, &next, &hsize, NULL, NULL,
+						  NULL) &&
+				    dwarf_offdie(dw, set.cu_off + hsize, cu))
 					return cu;
 				return dwarf_addrdie(dw, addr, cu);
 			}
 		}
-		pos += hdr + len;
 	}
 	if (dwarf_addrdie(dw, addr, cu))
 		return cu;

@@ -53,6 +53,14 @@ test_expect_success 'probe -x BIN -D and -F' '
 	grep -q "^p:$G/d " out &&
 	vg probe -x "$TEST_TMP/app" -F && grep -q "^handle$" out
 '
+# The PROT_NONE mode: valgrind does not know userfaultfd (it warns).
+test_expect_success 'probe -D and -V on a .debug_info read page by page' '
+	PERF_LAZY_SECTION=mprotect PERF_DEBUGINFO_LAZY_MIN=1 \
+		vg probe -x "$TEST_TMP/app.debug" -D "handle r->len seq" &&
+	grep -q "len=" out &&
+	PERF_LAZY_SECTION=mprotect PERF_DEBUGINFO_LAZY_MIN=1 \
+		vg probe -x "$TEST_TMP/app.debug" -V handle && grep -q seq out
+'
 test_expect_success 'probe -x BIN refusing a spec, a missing binary, a directory' '
 	vg_refused probe -x "$TEST_TMP/app" -D "handle b=c=d" &&
 	vg_refused probe -x "$TEST_TMP/nosuch" -D handle &&

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERF_UTIL_LAZY_SECTION_H
+#define PERF_UTIL_LAZY_SECTION_H
+
+/*
+ * Sections read one page at a time, on first touch.
+ *
+ * libelf maps the whole file of a libdwfl module, and a read fault of a
+ * file mapping maps up to 64 KB around it (fault-around, large folios of
+ * the page cache), so libdw walking the CU headers of a vmlinux's 164 MB
+ * .debug_info makes some 30 MB resident.  A lazy region is an anonymous
+ * mapping of a section's size whose 4 KiB pages are filled from the file
+ * when first read, so only the pages really read are resident:
+ *  - userfaultfd (UFFD_USER_MODE_ONLY, allowed without privileges) with
+ *    UFFD_FEATURE_SIGBUS: a missing page raises SIGBUS and the handler
+ *    copies it in (pread, UFFDIO_COPY), no change of the mapping;
+ *  - where the kernel or a seccomp filter refuses that (or with
+ *    PERF_LAZY_SECTION=mprotect), PROT_NONE pages: SIGSEGV, and the page
+ *    is mapped from the file (a one-page mapping maps no neighbour).
+ * A reader that knows what libdw reads next fills it first
+ * (lazy_region__prefetch()), a few microseconds a page without a signal.
+ *
+ * Rules: a region owns its descriptor and its mapping; the handlers serve
+ * faults inside a registered region only, and for any other fault put the
+ * previous handler back and return, so the fault happens again and is
+ * handled (a crash with a core, a sanitizer's report) as without us.
+ * Bytes past the end of the file read as zeros.  A page not read yet is
+ * not there for the kernel: a system call handed a pointer into a region
+ * may fail with EFAULT (copy first), and a forked child reads zeros there
+ * in the userfaultfd mode.  Single-threaded use: regions are made and
+ * removed outside any fault.  May call: libelf, elf-util, POSIX, Linux.
+ */
+
+#include <libelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* One region (its mapping, the file it is filled from). */
+struct lazy_region;
+
+/*
+ * A region of @size bytes whose bytes are those of @fd from @offset,
+ * read on first touch: its start in *@addr.  @fd is taken (closed by
+ * lazy_region__delete(), or here on failure).  0, -ENOSPC (the table of
+ * regions is full) or -errno of mmap/sigaction.
+ */
+int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out, void **addr);
+
+/* Unregister @r (NULL is fine), unmap it and close its descriptor. */
+void lazy_region__delete(struct lazy_region *r);
+
+/*
+ * Fill now the pages of [@addr, @addr + @len) not filled yet, when
+ * @addr is in a region (else nothing): for a reader that knows where
+ * libdw will read next, without a fault for each page.
+ */
+void lazy_region__prefetch(const void *addr, size_t len);
+
+/* The pages of @r filled so far, those of them filled on a fault, and the pages it has. */
+size_t lazy_region__filled(const struct lazy_region *r);
+size_t lazy_region__faults(const struct lazy_region *r);
+size_t lazy_region__pages(const struct lazy_region *r);
+
+/* Is @r filled through userfaultfd (else: PROT_NONE pages and SIGSEGV)? */
+bool lazy_region__uffd(const struct lazy_region *r);
+
+/*
+ * Make section @name of @elf (opened from the file @fd is another
+ * descriptor of) lazy: when @elf is ET_EXEC or ET_DYN (an ET_REL file's
+ * DWARF is relocated in place by libdwfl), the section is not
+ * SHF_COMPRESSED or SHT_NOBITS and is at least @min_size bytes, its
+ * Elf_Data (elf_getdata) is pointed at a new region; libdw, asking
+ * libelf for it later, reads the region.  @fd is always taken.  The
+ * region in *@out, NULL when the section was left as it was; 0 or -errno.
+ */
+int lazy_section__attach(Elf *elf, const char *name, int fd, size_t min_size,
+			 struct lazy_region **out);
+
+#endif
