@@ -288,16 +288,27 @@ static int read_layout(Elf *elf, const char *path, struct symbol_elf **out)
 
 int symbol_elf__load(const char *path, struct symbol_elf **out)
 {
+	uint64_t size;
+	Elf *elf;
+	int fd, ret = elf_util__open(path, &fd, &elf, &size);
+
+	if (ret < 0)
+		return ret;
+	ret = symbol_elf__load_elf(elf, size, path, out);
+	elf_util__close(fd, elf);
+	return ret;
+}
+
+int symbol_elf__load_elf(Elf *elf, uint64_t size, const char *path, struct symbol_elf **out)
+{
 	struct symbol_elf *se = NULL;
 	struct sym_vec sv = { 0 };
 	GElf_Shdr shdr;
 	Elf_Scn *scn;
-	Elf *elf;
-	int fd, ret;
+	int ret;
 
-	ret = elf_open(path, &fd, &elf);
-	if (ret < 0)
-		return ret;
+	if (elf_truncated(elf, size))
+		return -EBADMSG;
 	ret = read_layout(elf, path, &se);
 	if (ret < 0)
 		goto out;
@@ -338,7 +349,6 @@ int symbol_elf__load(const char *path, struct symbol_elf **out)
 out:
 	free_syms(sv.v, sv.nr);
 	symbol_elf__delete(se);
-	elf_util__close(fd, elf);
 	return ret;
 }
 
