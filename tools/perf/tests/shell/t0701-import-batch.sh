@@ -49,8 +49,11 @@ names() {
 test_expect_success PYTHON3,STRACE 'an import of 40 entries syncs as often as one of 10: not once per entry' '
 	# shellcheck disable=SC2046 # one argument per entry
 	mkbundle b10 $(names 10 s 2) && mkbundle b40 $(names 40 t 2) &&
-	strace -f -c -e trace=fsync,fdatasync,syncfs -o sc10 "$PERF" probe --cache -q --import b10 &&
-	strace -f -c -e trace=fsync,fdatasync,syncfs -o sc40 "$PERF" probe --cache -q --import b40 &&
+	# LeakSanitizer does not run under ptrace
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+		strace -f -c -e trace=fsync,fdatasync,syncfs -o sc10 "$PERF" probe --cache -q --import b10 &&
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+		strace -f -c -e trace=fsync,fdatasync,syncfs -o sc40 "$PERF" probe --cache -q --import b40 &&
 	cat sc40 >&2 &&
 	n10=$(syncs sc10) && n40=$(syncs sc40) &&
 	echo "# syncs: $n10 for 10 entries, $n40 for 40" >&2 &&
