@@ -168,7 +168,7 @@ static int commit(struct batch *bt, int i, struct strbuf *err)
 	struct probe_cache_batch_item *it = &bt->items[i];
 	struct strbuf text = STRBUF_INIT;
 	struct probe_cache *pc = NULL;
-	struct stat now, st;
+	struct stat now;
 	char *dir;
 	int fd = reopen(bt, i, err), ret = 0;
 
@@ -176,11 +176,14 @@ static int commit(struct batch *bt, int i, struct strbuf *err)
 		return fd;
 	if (fstatat(fd, "probes", &now, AT_SYMLINK_NOFOLLOW) < 0)
 		memset(&now, 0, sizeof(now));
-	if (same_file(&it->old, &now) && fstatat(fd, it->tmp, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		if (renameat(fd, it->tmp, fd, "probes") < 0)
-			ret = -errno;
-		close(fd);
-		return ret;
+	/* A temporary gone (a writer's junk removal took it): written again below. */
+	if (same_file(&it->old, &now)) {
+		ret = renameat(fd, it->tmp, fd, "probes") < 0 ? -errno : 0;
+		if (ret != -ENOENT) {
+			close(fd);
+			return ret;
+		}
+		ret = 0;
 	}
 	pr_debug("%s/%s changed during the import: merged again\n", it->name, "probes");
 	unlinkat(fd, it->tmp, 0);
