@@ -38,6 +38,16 @@ syncs() {
 	awk '$NF ~ /^(fsync|fdatasync|syncfs)$/ { n += $4 } END { print n + 0 }' "$1"
 }
 
+# status_to FILE CMD...: run CMD and leave its exit status in FILE too.
+status_to() {
+	_file=$1
+	shift
+	"$@"
+	_rc=$?
+	echo "$_rc" >"$_file"
+	return "$_rc"
+}
+
 names() {
 	i=1
 	while [ "$i" -le "$1" ]; do
@@ -84,10 +94,11 @@ test_expect_success PYTHON3,STRACE_INJECT 'a directory made untrusted halfway: r
 	test_when_finished "chmod g-w \"$h3\"" &&
 	# the batch is held at its first lock (entry h0) while h3 turns untrusted
 	{ (sleep 0.5 && chmod g+w "$h3") & } &&
-	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" test_refuses \
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" test_refuses status_to rc \
 		strace -qq -f -o /dev/null -e trace=flock -e inject=flock:delay_enter=1500000:when=1 \
 		"$PERF" probe --cache --import more &&
 	wait &&
+	test "$(cat rc)" = 243 &&
 	grep -q "^Error: Failed to import the probes of /srv/h3 (.*): refusing $h3: writable by its group" err &&
 	for h in h1 h2 h3; do
 		test "$(grep -c "^#" "$HOME/.debug/srv/$h/$(bid_of /srv/$h)/probes")" = 1 || return 1
