@@ -203,31 +203,36 @@ static int elf_check_class(const GElf_Ehdr *ehdr)
 	return 0;
 }
 
-int filename__read_build_id(const char *path, struct build_id *bid)
+int elf__read_build_id(Elf *elf, uint64_t size, struct build_id *bid)
 {
-	uint64_t size;
 	GElf_Ehdr ehdr;
 	size_t shnum;
-	Elf *elf;
-	int fd, ret = elf_util__open(path, &fd, &elf, &size);
+	int ret;
 
-	if (ret)
-		return ret;
-	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrnum(elf, &shnum) < 0) {
-		ret = -EBADMSG;
-		goto out;
-	}
+	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrnum(elf, &shnum) < 0)
+		return -EBADMSG;
 	ret = elf_check_class(&ehdr);
 	if (!ret)
 		ret = elf_check_extents(elf, &ehdr, shnum, size);
 	if (ret)
-		goto out;
+		return ret;
 	ret = -ENODATA;
 	if (shnum)
 		ret = elf_sections__build_id(elf, elf_util__swapped(&ehdr), bid);
 	if (ret == -ENODATA)
 		ret = elf_segments__build_id(elf, elf_util__swapped(&ehdr), bid);
-out:
+	return ret;
+}
+
+int filename__read_build_id(const char *path, struct build_id *bid)
+{
+	uint64_t size;
+	Elf *elf;
+	int fd, ret = elf_util__open(path, &fd, &elf, &size);
+
+	if (ret)
+		return ret;
+	ret = elf__read_build_id(elf, size, bid);
 	elf_util__close(fd, elf);
 	return ret;
 }
@@ -1023,4 +1028,146 @@ int build_id_cache__add_debug(const char *name, const struct build_id *bid, cons
 		close(fd);
 	free(dir);
 	return refused(ret, &err);
+}
+
+/* ---- a batch of entries: one walk, each bucket once --------------------- */
+
+struct build_id_batch_link {
+	int bucket;   /* the index of its bucket fd */
+	char *link;   /* its name there */
+	char *target; /* what it was made to lead to */
+};
+
+int build_id_cache__batch_init(struct build_id_cache_batch *b, struct strbuf *err)
+{
+	memset(b, 0, sizeof(*b));
+	for (size_t i = 0; i < ARRAY_SIZE(b->bucket_fd); i++)
+		b->bucket_fd[i] = -1;
+	b->rootfd = build_id_cache__root_fd(true, err);
+	if (b->rootfd < 0)
+		return b->rootfd;
+	cache_fs_walk__init(&b->walk, b->rootfd, buildid_dir());
+	return 0;
+}
+
+/* The bucket .build-id/XX of @sbid, opened (made) and cleaned once per batch. */
+static int batch_bucket(struct build_id_cache_batch *b, const char *sbid, struct strbuf *err)
+{
+	char bucket[16];
+	int i = (hexval(sbid[0]) << 4 | hexval(sbid[1])) & 0xff, fd;
+
+	if (b->bucket_fd[i] >= 0)
+		return i;
+	snprintf(bucket, sizeof(bucket), ".build-id/%.2s", sbid);
+	fd = cache_fs__open_dir(b->rootfd, buildid_dir(), bucket, &b->buckets_made, err);
+	if (fd < 0)
+		return fd;
+	cache_fs__remove_junk(fd, NULL, false);
+	b->bucket_fd[i] = fd;
+	return i;
+}
+
+/* The .build-id link of an entry of the batch, made when missing or dangling. */
+static int batch_link(struct build_id_cache_batch *b, const char *name, const struct build_id *bid,
+		      struct strbuf *err)
+{
+	char sbid[SBUILD_ID_SIZE], bucket[3];
+	struct build_id_batch_link *l;
+	struct build_id lbid;
+	char *linked, *target;
+	int i, ret = 0;
+
+	build_id__sprintf(bid, sbid);
+	i = batch_bucket(b, sbid, err);
+	if (i < 0)
+		return i;
+	memcpy(bucket, sbid, 2);
+	bucket[2] = '\0';
+	linked = link_entry_at(b->rootfd, b->bucket_fd[i], bucket, sbid + 2, &lbid);
+	if (linked) {
+		free(linked);
+		return 0;
+	}
+	target = link_target(name, bid);
+	/* None there (a new build): one symlink; a dangling one is replaced. */
+	if (symlinkat(target, b->bucket_fd[i], sbid + 2) < 0)
+		ret = errno == EEXIST ? symlink_replace(target, b->bucket_fd[i], sbid + 2) : -errno;
+	if (ret) {
+		free(target);
+		return ret;
+	}
+	ALLOC_GROW(b->links, b->nr_links + 1, b->alloc_links);
+	l = &b->links[b->nr_links++];
+	l->bucket = i;
+	l->link = xstrdup(sbid + 2);
+	l->target = target;
+	return 0;
+}
+
+int build_id_cache__batch_entry(struct build_id_cache_batch *b, const char *name,
+				const struct build_id *bid, bool create, bool *made,
+				struct strbuf *err)
+{
+	char *rel = entry_rel(name, bid), *last = strrchr(rel, '/') + 1;
+	int fd = -1, parent = -1, ret = 0;
+
+	*made = false;
+	/* Its writers take turns; one removed by the writer before is made again. */
+	for (int tries = 0; tries < 100; tries++) {
+		fd = cache_fs_walk__open(&b->walk, rel, create, &parent, made, err);
+		ret = fd < 0 ? fd : cache_fs__lock(fd, parent, last);
+		if (ret <= 0)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	if (ret > 0)
+		ret = -EAGAIN;
+	if (!ret && create)
+		ret = batch_link(b, name, bid, err);
+	if (ret && fd >= 0)
+		close(fd);
+	free(rel);
+	return ret ? ret : fd;
+}
+
+void build_id_cache__batch_undo(struct build_id_cache_batch *b)
+{
+	char buf[PATH_MAX];
+
+	for (int i = b->nr_links - 1; i >= 0; i--) {
+		struct build_id_batch_link *l = &b->links[i];
+		int bfd = b->bucket_fd[l->bucket];
+		ssize_t n = readlinkat(bfd, l->link, buf, sizeof(buf) - 1);
+
+		if (n > 0 && (buf[n] = '\0', !strcmp(buf, l->target)))
+			unlinkat(bfd, l->link, 0);
+	}
+	cache_fs_walk__unmake(&b->walk);
+	for (size_t i = 0; i < ARRAY_SIZE(b->bucket_fd); i++) {
+		if (b->bucket_fd[i] >= 0)
+			close(b->bucket_fd[i]);
+		b->bucket_fd[i] = -1;
+	}
+	cache_fs__unmake(b->rootfd, &b->buckets_made);
+	build_id_cache__batch_release(b);
+}
+
+void build_id_cache__batch_release(struct build_id_cache_batch *b)
+{
+	for (int i = 0; i < b->nr_links; i++) {
+		free(b->links[i].link);
+		free(b->links[i].target);
+	}
+	free(b->links);
+	b->links = NULL;
+	b->nr_links = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(b->bucket_fd); i++) {
+		if (b->bucket_fd[i] >= 0)
+			close(b->bucket_fd[i]);
+		b->bucket_fd[i] = -1;
+	}
+	if (b->walk.base)
+		cache_fs_walk__release(&b->walk);
+	cache_fs__made_release(&b->buckets_made);
 }

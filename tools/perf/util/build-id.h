@@ -16,9 +16,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/cache-fs.h"
 #include "util/strbuf.h"
+
+struct Elf;
 
 #define BUILD_ID_SIZE 20
 #define SBUILD_ID_SIZE (BUILD_ID_SIZE * 2 + 1)
@@ -56,6 +59,8 @@ int elf_notes__find_build_id(const void *notes, size_t len, bool swap, size_t al
  * sizes), -ENODATA (no build-id).
  */
 int filename__read_build_id(const char *path, struct build_id *bid);
+/* The same of a file already open in libelf (@size: the file's size). */
+int elf__read_build_id(struct Elf *elf, uint64_t size, struct build_id *bid);
 
 /* The build-id in a sysfs notes file (native byte order); as above. */
 int sysfs__read_build_id(const char *path, struct build_id *bid);
@@ -127,6 +132,46 @@ bool build_id_cache__cached(const char *name, const struct build_id *bid);
  * created.  0 or -errno.
  */
 int build_id_cache__add(const char *name, const char *file, const struct build_id *bid, bool force);
+
+/*
+ * A batch of entries opened at once (perf probe --cache --import): one walk
+ * shared by them (cache_fs_walk, so give them sorted by name), each
+ * .build-id bucket opened and cleaned of junk once, and what the batch made
+ * (directories, .build-id links) noted so that a batch that fails can take
+ * it back.
+ */
+struct build_id_batch_link;
+
+struct build_id_cache_batch {
+	int rootfd;
+	struct cache_fs_walk walk;
+	struct cache_fs_made buckets_made;
+	int bucket_fd[256];
+	struct build_id_batch_link *links; /* the links made */
+	int nr_links, alloc_links;
+};
+
+/* Start a batch: the root opened (made when missing) and checked.  0 or -errno. */
+int build_id_cache__batch_init(struct build_id_cache_batch *b, struct strbuf *err);
+/*
+ * Open and lock (exclusive, waiting) the entry of NAME with BID.  With
+ * @create it is made as build_id_cache__add(NAME, NULL, BID, false) makes
+ * it, but without the empty probes file (the caller writes one): missing
+ * directories, and the .build-id link when missing or dangling; *@made
+ * says whether the entry's own directory was made now.  Returns the
+ * entry's fd (closing it unlocks) or -errno (-CACHE_FS_REFUSED with the
+ * line in @err).
+ */
+int build_id_cache__batch_entry(struct build_id_cache_batch *b, const char *name,
+				const struct build_id *bid, bool create, bool *made,
+				struct strbuf *err);
+/*
+ * Take back what the batch made: the links it made (when they still lead
+ * where it made them lead) and the directories (when empty).
+ */
+void build_id_cache__batch_undo(struct build_id_cache_batch *b);
+/* Close and free the batch, keeping what it made. */
+void build_id_cache__batch_release(struct build_id_cache_batch *b);
 
 /*
  * Remove the entry of NAME with BID, the .build-id link when it points to

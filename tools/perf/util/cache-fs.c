@@ -276,6 +276,90 @@ int cache_fs__lock(int fd, int dirfd, const char *rel)
 	return a.st_ino != b.st_ino || a.st_dev != b.st_dev;
 }
 
+void cache_fs_walk__init(struct cache_fs_walk *w, int dirfd, const char *base)
+{
+	memset(w, 0, sizeof(*w));
+	w->dirfd = dirfd;
+	w->base = xstrdup(base);
+}
+
+/* Keep the first @k directories of the walk. */
+static void walk_keep(struct cache_fs_walk *w, int k)
+{
+	while (w->nr > k) {
+		w->nr--;
+		close(w->fds[w->nr]);
+		free(w->names[w->nr]);
+	}
+}
+
+int cache_fs_walk__open(struct cache_fs_walk *w, const char *rel, bool create, int *parent,
+			bool *made, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, sofar = STRBUF_INIT;
+	struct cache_fs_made *mk = create ? &w->made : NULL;
+	char **names;
+	int n = split_rel(rel, &names), k = 0, cur, next = -ENOENT, before;
+
+	if (n <= 0)
+		return n < 0 ? n : -EINVAL;
+	while (k < w->nr && k < n - 1 && !strcmp(w->names[k], names[k]))
+		k++;
+	walk_keep(w, k);
+	strbuf_addstr(&path, w->base);
+	for (int i = 0; i < k; i++) {
+		strbuf_addf(&path, "/%s", names[i]);
+		strbuf_addf(&sofar, "%s%s", i ? "/" : "", names[i]);
+	}
+	cur = k ? w->fds[k - 1] : w->dirfd;
+	for (int i = k; i < n; i++) {
+		strbuf_addf(&sofar, "%s%s", i ? "/" : "", names[i]);
+		before = w->made.nr;
+		next = walk_one(cur, names[i], &path, sofar.buf, mk, err);
+		if (next < 0)
+			break;
+		if (i == n - 1) {
+			if (made)
+				*made = w->made.nr > before;
+			break;
+		}
+		ALLOC_GROW(w->names, w->nr + 1, w->alloc);
+		ALLOC_GROW(w->fds, w->nr + 1, w->alloc_fds);
+		w->names[w->nr] = xstrdup(names[i]);
+		w->fds[w->nr++] = next;
+		cur = next;
+	}
+	if (next >= 0 && parent)
+		*parent = w->nr ? w->fds[w->nr - 1] : w->dirfd;
+	lsdir_free(names, n);
+	strbuf_release(&sofar);
+	strbuf_release(&path);
+	/* Gone below a kept directory: perhaps that one was removed since. */
+	if (next == -ENOENT && k > 0) {
+		walk_keep(w, 0);
+		return cache_fs_walk__open(w, rel, create, parent, made, err);
+	}
+	return next;
+}
+
+void cache_fs_walk__release(struct cache_fs_walk *w)
+{
+	walk_keep(w, 0);
+	free(w->names);
+	free(w->fds);
+	free(w->base);
+	cache_fs__made_release(&w->made);
+	memset(w, 0, sizeof(*w));
+	w->dirfd = -1;
+}
+
+void cache_fs_walk__unmake(struct cache_fs_walk *w)
+{
+	walk_keep(w, 0);
+	cache_fs__unmake(w->dirfd, &w->made);
+	cache_fs_walk__release(w);
+}
+
 void cache_fs__made_release(struct cache_fs_made *made)
 {
 	for (int i = 0; i < made->nr; i++)

@@ -87,6 +87,40 @@ int cache_fs__lock(int fd, int dirfd, const char *rel);
 void cache_fs__made_release(struct cache_fs_made *made);
 
 /*
+ * A walk shared by many paths below one directory (a batch of cache
+ * entries, sorted): the directories it shares with the path before are
+ * kept open, so each is opened and checked once while the paths stay
+ * below it, not once per path.  Missing directories may be made (noted in
+ * @made, for cache_fs_walk__unmake()).
+ */
+struct cache_fs_walk {
+	int dirfd;    /* where every path starts; borrowed */
+	char *base;   /* its path, for messages */
+	char **names; /* the kept directories, outermost first */
+	int *fds;     /* and their fds */
+	int nr, alloc, alloc_fds;
+	struct cache_fs_made made; /* the directories made, relative to @dirfd */
+};
+
+/* Start a walk from @dirfd, whose path is @base. */
+void cache_fs_walk__init(struct cache_fs_walk *w, int dirfd, const char *base);
+/*
+ * Open directory @rel ("a/b/c") below the walk's start as
+ * cache_fs__open_dir() does, starting below the deepest directory kept
+ * from the paths before; with @create missing ones are made.  The last
+ * component is opened anew (an entry removed and made again since is
+ * seen as the new one): its fd is returned (the caller closes it), and
+ * its parent's in *@parent (kept by the walk, valid until the next call),
+ * and in *@made whether this call made it.  -errno as cache_fs__open_dir().
+ */
+int cache_fs_walk__open(struct cache_fs_walk *w, const char *rel, bool create, int *parent,
+			bool *made, struct strbuf *err);
+/* Close what the walk keeps and free it, keeping the directories it made. */
+void cache_fs_walk__release(struct cache_fs_walk *w);
+/* Close it, and remove the directories it made when they are empty (cache_fs__unmake()). */
+void cache_fs_walk__unmake(struct cache_fs_walk *w);
+
+/*
  * Check file @name of the directory @dirfd (path @base): 0 when it is a
  * trusted regular file, -ENOENT when missing, else -CACHE_FS_REFUSED with
  * the line in @err (a link, a FIFO, a device, another user's file).

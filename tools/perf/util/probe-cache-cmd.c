@@ -15,6 +15,7 @@
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/probe-bundle.h"
+#include "util/probe-cache-batch.h"
 #include "util/probe-cache-cmd.h"
 #include "util/probe-cache.h"
 #include "util/probe-listing.h"
@@ -443,52 +444,85 @@ static bool same_cache_entry(const struct probe_bundle_entry *a, const struct pr
 	return !strcmp(a->name, b->name) && build_id__equal(&a->bid, &b->bid);
 }
 
-/*
- * Import the bundle entries @order[0..@nr) (all of one binary and build)
- * into its probe cache: one atomic write of the probes file, so an
- * interrupted import leaves that cache as it was or with all of them.
- */
-static int import_one_cache(const struct probe_bundle *b, const int *order, int nr)
+/* The caches an import writes: each a run of @order (one binary and build). */
+struct import_ctx {
+	const struct probe_bundle *b;
+	const int *order;
+	int *start; /* of each cache's run in @order; start[nr] = b->nr */
+	struct merge_counts *n;
+};
+
+/* Merge the bundle entries of cache @i, in their order, into @pc (counted afresh). */
+static bool import_merge(struct probe_cache *pc, int i, void *ctx)
 {
-	const struct probe_bundle_entry *first = &b->entries[order[0]];
-	char *dir = build_id_cache__dirname(first->name, &first->bid);
-	struct merge_counts n = { 0 };
+	struct import_ctx *im = ctx;
 	struct spec_index idx = { 0 };
-	struct probe_cache *dst = NULL;
-	struct strbuf why = STRBUF_INIT;
-	char sbid[SBUILD_ID_SIZE];
-	int ret = build_id_cache__add(first->name, NULL, &first->bid, false);
 
-	if (!ret)
-		ret = probe_cache__open(dir, true, &dst, &why);
-	if (!ret) {
-		spec_index__init(&idx, dst);
-		for (int i = 0; i < nr; i++) {
-			const struct probe_bundle_entry *e = &b->entries[order[i]];
-			struct probe_cache *src = probe_cache__new();
-			const char *reason;
-			int bad_line;
+	memset(&im->n[i], 0, sizeof(im->n[i]));
+	spec_index__init(&idx, pc);
+	for (int k = im->start[i]; k < im->start[i + 1]; k++) {
+		const struct probe_bundle_entry *e = &im->b->entries[im->order[k]];
+		struct probe_cache *src = probe_cache__new();
+		const char *reason;
+		int bad_line;
 
-			/* probe_bundle__decode() parsed it already: it parses. */
-			probe_cache__parse(src, e->probes, e->probes_len, &bad_line, &reason);
-			merge_cache(dst, &idx, src, &n);
-			probe_cache__close(src);
-		}
-		if (n.added || n.updated)
-			ret = probe_cache__commit(dst);
+		/* probe_bundle__decode() parsed it already: it parses. */
+		probe_cache__parse(src, e->probes, e->probes_len, &bad_line, &reason);
+		merge_cache(pc, &idx, src, &im->n[i]);
+		probe_cache__close(src);
 	}
-	build_id__sprintf(&first->bid, sbid);
-	if (ret)
-		pr_err("Error: Failed to import the probes of %s (%s): %s\n", first->name, sbid,
-		       ret == -CACHE_FS_REFUSED && why.len ? why.buf
-							   : build_id_cache__strerror(ret));
-	else
-		pr_info("Imported %s (%s): %d new, %d updated, %d already cached\n", first->name,
-			sbid, n.added, n.updated, n.kept);
 	free(idx.slot);
-	probe_cache__close(dst);
+	return im->n[i].added || im->n[i].updated;
+}
+
+/*
+ * Write every cache the bundle merges into as one batch
+ * (probe-cache-batch.h): each probes file replaced by a rename of a
+ * synced temporary, so an interrupted import leaves each cache old or
+ * new, never half; a refusal or a full disk before the renames leaves
+ * them all as they were.
+ */
+static int import_caches(const struct probe_bundle *b, const int *order)
+{
+	struct import_ctx im = { b, order, NULL, NULL };
+	struct probe_cache_batch_item *items = NULL;
+	struct strbuf why = STRBUF_INIT;
+	int nr = 0, alloc = 0, failed = 0, ret;
+
+	im.start = xmalloc(sizeof(*im.start) * (b->nr + 1));
+	for (int i = 0; i < b->nr; i++) {
+		const struct probe_bundle_entry *e = &b->entries[order[i]];
+
+		if (i && same_cache_entry(e, &b->entries[order[i - 1]]))
+			continue;
+		ALLOC_GROW(items, nr + 1, alloc);
+		memset(&items[nr], 0, sizeof(items[nr]));
+		items[nr].name = e->name;
+		items[nr].bid = &e->bid;
+		im.start[nr++] = i;
+	}
+	im.start[nr] = b->nr;
+	im.n = xzalloc(sizeof(*im.n) * (nr + 1));
+	ret = probe_cache_batch__write(items, nr, import_merge, &im, &failed, &why);
+	for (int i = 0; i < nr; i++) {
+		char sbid[SBUILD_ID_SIZE];
+
+		build_id__sprintf(items[i].bid, sbid);
+		if (items[i].done)
+			pr_info("Imported %s (%s): %d new, %d updated, %d already cached\n",
+				items[i].name, sbid, im.n[i].added, im.n[i].updated, im.n[i].kept);
+		else if (ret && i == failed)
+			pr_err("Error: Failed to import the probes of %s (%s): %s\n", items[i].name,
+			       sbid,
+			       (ret == -CACHE_FS_REFUSED || ret == -EBADMSG) && why.len
+				       ? why.buf
+				       : strerror(-ret));
+	}
+	probe_cache_batch__clear(items, nr);
+	free(items);
+	free(im.start);
+	free(im.n);
 	strbuf_release(&why);
-	free(dir);
 	return ret;
 }
 
@@ -556,12 +590,8 @@ int import_probe_cache(const char *file)
 		strbuf_release(&err);
 		free(dir);
 	}
-	for (int i = 0, j; i < b.nr && !ret; i = j) {
-		for (j = i + 1; j < b.nr; j++)
-			if (!same_cache_entry(&b.entries[order[i]], &b.entries[order[j]]))
-				break;
-		ret = import_one_cache(&b, order + i, j - i);
-	}
+	if (!ret)
+		ret = import_caches(&b, order);
 	free(order);
 	probe_bundle__clear(&b);
 out:

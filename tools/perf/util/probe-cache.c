@@ -198,17 +198,24 @@ static int open_entry(const char *dir, bool update, struct strbuf *err)
 	return -EAGAIN;
 }
 
-int probe_cache__open(const char *dir, bool update, struct probe_cache **out, struct strbuf *err)
+/*
+ * Read and parse the probes file of the open entry @fd (the directory
+ * @dir) into @pc; with @missing_ok a missing file is an empty cache.  Its
+ * stat (zeroed when missing) in *@st when not NULL.
+ */
+static int read_probes(struct probe_cache *pc, int fd, const char *dir, bool missing_ok,
+		       struct stat *st, struct strbuf *err)
 {
-	struct probe_cache *pc = xzalloc(sizeof(*pc));
 	struct strbuf text = STRBUF_INIT, why_not = STRBUF_INIT;
 	const char *why = NULL;
-	int ret, fd, bad_line = 0;
+	int ret, bad_line = 0;
 
-	pc->path = path_join(dir, "probes");
-	pc->dir_fd = -1;
-	fd = open_entry(dir, update, &why_not);
-	ret = fd < 0 ? fd : cache_fs__check_file(fd, dir, "probes", &why_not);
+	ret = cache_fs__check_file(fd, dir, "probes", &why_not);
+	if (st) {
+		memset(st, 0, sizeof(*st));
+		if (!ret && fstatat(fd, "probes", st, AT_SYMLINK_NOFOLLOW) < 0)
+			ret = -errno;
+	}
 	if (!ret) {
 		ret = strbuf_read_regular(&text, fd, "probes", PROBE_CACHE_MAX_FILE);
 		if (ret == -EFBIG || ret == -EINVAL) {
@@ -217,7 +224,7 @@ int probe_cache__open(const char *dir, bool update, struct probe_cache **out, st
 			ret = -CACHE_FS_REFUSED;
 		}
 	}
-	if (ret == -ENOENT && update && fd >= 0)
+	if (ret == -ENOENT && missing_ok)
 		ret = 0;
 	if (!ret)
 		ret = probe_cache__parse(pc, text.buf, text.len, &bad_line, &why);
@@ -229,19 +236,55 @@ int probe_cache__open(const char *dir, bool update, struct probe_cache **out, st
 		pr_warning("Warning: %s (skipped)\n", why_not.buf);
 	strbuf_release(&text);
 	strbuf_release(&why_not);
+	return ret;
+}
+
+int probe_cache__open(const char *dir, bool update, struct probe_cache **out, struct strbuf *err)
+{
+	struct probe_cache *pc = xzalloc(sizeof(*pc));
+	struct strbuf why_not = STRBUF_INIT;
+	int ret, fd;
+
+	pc->path = path_join(dir, "probes");
+	pc->dir_fd = -1;
+	fd = open_entry(dir, update, &why_not);
+	if (fd < 0) {
+		ret = fd;
+		if (ret == -CACHE_FS_REFUSED && err)
+			strbuf_add(err, why_not.buf, why_not.len);
+		else if (ret == -CACHE_FS_REFUSED)
+			pr_warning("Warning: %s (skipped)\n", why_not.buf);
+	} else {
+		ret = read_probes(pc, fd, dir, update, NULL, err);
+	}
+	strbuf_release(&why_not);
 	if (update && !ret)
 		pc->dir_fd = fd;
 	else if (fd >= 0)
 		close(fd);
-	if (ret)
-		goto fail;
+	if (ret) {
+		probe_cache__free(pc);
+		return ret;
+	}
 	*out = pc;
 	return 0;
-fail:
-	if (pc->dir_fd >= 0)
-		close(pc->dir_fd);
-	probe_cache__free(pc);
-	return ret;
+}
+
+int probe_cache__read_at(int fd, const char *dir, struct probe_cache **out, struct stat *st,
+			 struct strbuf *err)
+{
+	struct probe_cache *pc = xzalloc(sizeof(*pc));
+	int ret;
+
+	pc->path = path_join(dir, "probes");
+	pc->dir_fd = -1;
+	ret = read_probes(pc, fd, dir, true, st, err);
+	if (ret) {
+		probe_cache__free(pc);
+		return ret;
+	}
+	*out = pc;
+	return 0;
 }
 
 struct probe_cache *probe_cache__new(void)
@@ -653,15 +696,12 @@ int probe_cache__sdt_event_names(const char *filter, char ***names)
  * A probes file this perf wrote: its entry is read again by the next
  * search (appended whole: O_APPEND writes of one line do not mix).
  */
-void probe_caches__mark_dirty(const char *probes_path)
+static void mark_dirty_text(const char *text, size_t len)
 {
-	const char *slash = strrchr(probes_path, '/');
-	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	int fd = -1, rootfd = build_id_cache__root_fd(false, &err);
 	struct stat st;
 
-	strbuf_add(&sb, probes_path, slash ? (size_t)(slash - probes_path) : strlen(probes_path));
-	strbuf_addch(&sb, '\n');
 	if (rootfd >= 0)
 		fd = openat(rootfd, PROBE_INDEX_DIRTY,
 			    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
@@ -671,12 +711,32 @@ void probe_caches__mark_dirty(const char *probes_path)
 		close(fd);
 		fd = -1;
 	}
-	if (fd < 0 || write(fd, sb.buf, sb.len) != (ssize_t)sb.len) {
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
 		if (rootfd >= 0) /* not told: rebuilt in full */
 			unlinkat(rootfd, PROBE_INDEX_NAME, 0);
 	}
 	if (fd >= 0)
 		close(fd);
 	strbuf_release(&err);
+}
+
+void probe_caches__mark_dirty(const char *probes_path)
+{
+	probe_caches__mark_dirty_dirs(&probes_path, 1, true);
+}
+
+void probe_caches__mark_dirty_dirs(const char *const *paths, int nr, bool probes)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < nr; i++) {
+		const char *slash = probes ? strrchr(paths[i], '/') : NULL;
+
+		strbuf_add(&sb, paths[i], slash ? (size_t)(slash - paths[i]) : strlen(paths[i]));
+		strbuf_addch(&sb, '\n');
+	}
+	/* One write: appended whole, not mixed with another writer's lines. */
+	if (nr)
+		mark_dirty_text(sb.buf, sb.len);
 	strbuf_release(&sb);
 }

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "util/build-id.h"
 #include "util/strbuf.h"
@@ -72,6 +73,16 @@ int probe_cache__parse(struct probe_cache *pc, const char *text, size_t len, int
  * -EBADMSG, and "PATH:LINE: reason" is appended to @err (may be NULL).
  */
 int probe_cache__open(const char *dir, bool update, struct probe_cache **out, struct strbuf *err);
+
+/*
+ * Read the probe cache of the entry directory @fd (the path @dir), which
+ * the caller opened (and locked, to change it): a missing file is an
+ * empty cache.  The probes file's stat, zeroed when there is none, in
+ * *@st (may be NULL).  0 or -errno as probe_cache__open(); the cache's
+ * dir_fd is -1 (the caller keeps @fd).
+ */
+int probe_cache__read_at(int fd, const char *dir, struct probe_cache **out, struct stat *st,
+			 struct strbuf *err);
 
 /* A new empty cache in memory, attached to no file (path NULL). */
 struct probe_cache *probe_cache__new(void);
@@ -178,6 +189,11 @@ int probe_caches__for_each_listed(probe_caches_fn fn, void *ctx);
 #define PROBE_INDEX_DIRTY ".probe-index.dirty"
 /* Note that @probes_path was written (probe_cache__commit() does). */
 void probe_caches__mark_dirty(const char *probes_path);
+/*
+ * The same for @nr paths at once, in one write: probes files with
+ * @probes, else entry directories.
+ */
+void probe_caches__mark_dirty_dirs(const char *const *paths, int nr, bool probes);
 
 /*
  * Refresh the SDT entries of the probe cache of the build-id cache entry

@@ -517,7 +517,12 @@ int probe_verifier__check(struct probe_verifier *v, const struct probe_cache_ent
 
 	*bad_line = e->header_no;
 	if (!e->sdt) {
-		int m = v->uprobes && v->path ? elf_util__machine(v->path) : 0;
+		int m = 0;
+
+		/* Once per file, not once per entry. */
+		if (v->uprobes && v->path && !v->machine)
+			v->machine = elf_util__machine(v->path);
+		m = v->uprobes && v->path ? v->machine : 0;
 
 		pev.uprobes = v->uprobes;
 		pev.arch = m > 0 ? arch_regs__elf_arch(m) : NULL;
@@ -592,12 +597,42 @@ int probe_verify__cache_entry(const char *pc_path, const struct probe_cache_entr
 	return ret;
 }
 
+/*
+ * Is @name here, of the build @bid?  Then @v is set up on it from one open
+ * of the file: its build-id, machine and symbols are read from the same
+ * libelf handle, not each by an open of its own.
+ */
+static bool open_here(struct probe_verifier *v, const char *name, const struct build_id *bid)
+{
+	struct build_id here;
+	uint64_t size;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd;
+
+	if (elf_util__open(name, &fd, &elf, &size))
+		return false;
+	if (elf__read_build_id(elf, size, &here) || !build_id__equal(&here, bid)) {
+		elf_util__close(fd, elf);
+		return false;
+	}
+	v->uprobes = true;
+	v->path = name;
+	v->machine = gelf_getehdr(elf, &eh) ? eh.e_machine : -ENOEXEC;
+	/* A file without symbols is read as verifier_symbols() reads it. */
+	if (!symbol_elf__load_elf(elf, size, name, &v->se))
+		v->own_se = true;
+	else
+		v->se = NULL;
+	elf_util__close(fd, elf);
+	return true;
+}
+
 int probe_verify__probes_text(const char *name, const struct build_id *bid, const char *probes,
 			      size_t len, struct strbuf *why)
 {
 	struct probe_cache *pc = probe_cache__new();
 	struct probe_verifier v = { .owner = name };
-	struct build_id here;
 	const char *reason;
 	int ret, line = 0;
 
@@ -608,10 +643,7 @@ int probe_verify__probes_text(const char *name, const struct build_id *bid, cons
 	}
 	if (!strcmp(name, KERNEL_CACHE_NAME)) {
 		v.uprobes = false;
-	} else if (!filename__read_build_id(name, &here) && build_id__equal(&here, bid)) {
-		v.uprobes = true;
-		v.path = name;
-	} else {
+	} else if (!open_here(&v, name, bid)) {
 		goto out; /* not here: checked where it is used */
 	}
 	for (int i = 0; i < pc->nr && !ret; i++) {

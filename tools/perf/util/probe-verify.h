@@ -66,6 +66,7 @@ struct probe_verifier {
 	int sdt_err;
 	struct build_id bid; /* @path's, read on first use (bid_read: 1 read, -1 failed) */
 	int bid_read;
+	int machine; /* @path's e_machine, read on first use (0: not yet, < 0: failed) */
 	/* A stripped file's function by its call frame range (see check_function()). */
 	struct elf_symbol cfi_sym;
 };

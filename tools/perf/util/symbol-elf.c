@@ -262,8 +262,11 @@ static void free_syms(struct elf_symbol *syms, int nr)
 	free(syms);
 }
 
-/* A new symbol_elf of @elf with its path, type and PT_LOAD layout only. */
-static int read_layout(Elf *elf, const char *path, struct symbol_elf **out)
+/*
+ * A new symbol_elf of @elf with its path (resolved by realpath() with
+ * @resolve), type and PT_LOAD layout only.
+ */
+static int read_layout(Elf *elf, const char *path, bool resolve, struct symbol_elf **out)
 {
 	struct symbol_elf *se = xzalloc(sizeof(*se));
 	char real[PATH_MAX];
@@ -271,7 +274,7 @@ static int read_layout(Elf *elf, const char *path, struct symbol_elf **out)
 	size_t shnum;
 	int ret;
 
-	se->path = xstrdup(realpath(path, real) ? real : path);
+	se->path = xstrdup(resolve && realpath(path, real) ? real : path);
 	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrnum(elf, &shnum) < 0) {
 		ret = -EBADMSG;
 	} else {
@@ -286,19 +289,39 @@ static int read_layout(Elf *elf, const char *path, struct symbol_elf **out)
 	return 0;
 }
 
+static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
+		    struct symbol_elf **out);
+
 int symbol_elf__load(const char *path, struct symbol_elf **out)
+{
+	uint64_t size;
+	Elf *elf;
+	int fd, ret = elf_util__open(path, &fd, &elf, &size);
+
+	if (ret < 0)
+		return ret;
+	ret = load_elf(elf, size, path, true, out);
+	elf_util__close(fd, elf);
+	return ret;
+}
+
+int symbol_elf__load_elf(Elf *elf, uint64_t size, const char *path, struct symbol_elf **out)
+{
+	return load_elf(elf, size, path, false, out);
+}
+
+static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
+		    struct symbol_elf **out)
 {
 	struct symbol_elf *se = NULL;
 	struct sym_vec sv = { 0 };
 	GElf_Shdr shdr;
 	Elf_Scn *scn;
-	Elf *elf;
-	int fd, ret;
+	int ret;
 
-	ret = elf_open(path, &fd, &elf);
-	if (ret < 0)
-		return ret;
-	ret = read_layout(elf, path, &se);
+	if (elf_truncated(elf, size))
+		return -EBADMSG;
+	ret = read_layout(elf, path, resolve, &se);
 	if (ret < 0)
 		goto out;
 	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
@@ -338,7 +361,6 @@ int symbol_elf__load(const char *path, struct symbol_elf **out)
 out:
 	free_syms(sv.v, sv.nr);
 	symbol_elf__delete(se);
-	elf_util__close(fd, elf);
 	return ret;
 }
 
@@ -349,7 +371,7 @@ int symbol_elf__load_layout(const char *path, struct symbol_elf **out)
 
 	if (ret < 0)
 		return ret;
-	ret = read_layout(elf, path, out);
+	ret = read_layout(elf, path, true, out);
 	elf_util__close(fd, elf);
 	return ret;
 }

@@ -74,6 +74,12 @@ struct symbol_elf {
  * symbol_elf__strerror().
  */
 int symbol_elf__load(const char *path, struct symbol_elf **out);
+/*
+ * The same of @path already open in libelf as @elf (@size: the file's
+ * size); the symbol_elf's path is @path as given, not resolved (the
+ * places it gives name @path).
+ */
+int symbol_elf__load_elf(struct Elf *elf, uint64_t size, const char *path, struct symbol_elf **out);
 
 /*
  * Load /proc/kallsyms (@path NULL) or a file of that format: symbols of

@@ -117,6 +117,58 @@ static void test_walk_refuses_a_link_and_an_open_directory(void)
 	close(root);
 }
 
+static void test_shared_walk_checks_a_kept_directory_once_and_undoes_what_it_made(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct cache_fs_walk w;
+	int root = cache_fs__open_root(tmpdir, false, &err), fd, parent = -1;
+	bool made = false;
+
+	CHECK_INT(root, >=, 0);
+	cache_fs_walk__init(&w, root, tmpdir);
+	fd = cache_fs_walk__open(&w, "s/x/e1", true, &parent, &made, &err);
+	CHECK_INT(fd, >=, 0);
+	CHECK(made);
+	CHECK_INT(w.nr, ==, 2); /* s and s/x kept, not e1 */
+	CHECK_INT(parent, ==, w.fds[1]);
+	close(fd);
+	/* s turns untrusted: the walk kept it, checked, and does not look again... */
+	CHECK_INT(fchmodat(root, "s", 0777, 0), ==, 0);
+	fd = cache_fs_walk__open(&w, "s/x/e2", true, &parent, &made, &err);
+	CHECK_INT(fd, >=, 0);
+	close(fd);
+	/* ...until a path leaves it: then it is opened and checked again. */
+	fd = cache_fs_walk__open(&w, "t/e3", true, &parent, &made, &err);
+	CHECK_INT(fd, >=, 0);
+	close(fd);
+	CHECK_INT(cache_fs_walk__open(&w, "s/x/e4", true, &parent, &made, &err), ==,
+		  -CACHE_FS_REFUSED);
+	CHECK(strstr(err.buf, "writable by others") != NULL);
+	CHECK_INT(fchmodat(root, "s", 0755, 0), ==, 0);
+	/* An existing directory is not made; a kept one removed since is made again. */
+	fd = cache_fs_walk__open(&w, "s/x/e1", false, &parent, &made, &err);
+	CHECK_INT(fd, >=, 0);
+	CHECK(!made);
+	close(fd);
+	CHECK_INT(unlinkat(root, "s/x/e1", AT_REMOVEDIR), ==, 0);
+	CHECK_INT(unlinkat(root, "s/x/e2", AT_REMOVEDIR), ==, 0);
+	CHECK_INT(unlinkat(root, "s/x", AT_REMOVEDIR), ==, 0);
+	fd = cache_fs_walk__open(&w, "s/x/e5", true, &parent, &made, &err);
+	CHECK_INT(fd, >=, 0);
+	CHECK(made);
+	close(fd);
+	/* Another writer's file in t: t stays, all else it made goes. */
+	close(openat(root, "t/theirs", O_WRONLY | O_CREAT, 0644));
+	cache_fs_walk__unmake(&w);
+	CHECK(!exists("s"));
+	CHECK(!exists("t/e3"));
+	CHECK(exists("t/theirs"));
+	CHECK_INT(unlinkat(root, "t/theirs", 0), ==, 0);
+	CHECK_INT(unlinkat(root, "t", AT_REMOVEDIR), ==, 0);
+	strbuf_release(&err);
+	close(root);
+}
+
 static void test_check_file_refuses_what_is_not_a_regular_file(void)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -196,6 +248,7 @@ TESTS(TEST(test_makes_a_temporary_directory),
       TEST(test_trusts_only_yours_or_roots_not_writable_by_others),
       TEST(test_walk_makes_what_is_missing_and_undoes_only_empty_ones),
       TEST(test_walk_refuses_a_link_and_an_open_directory),
+      TEST(test_shared_walk_checks_a_kept_directory_once_and_undoes_what_it_made),
       TEST(test_check_file_refuses_what_is_not_a_regular_file),
       TEST(test_remove_tree_removes_links_not_their_targets),
       TEST(test_junk_of_dead_writers_goes_a_live_ones_stays),
