@@ -24,9 +24,62 @@
 
 #define DEBUG_BUILD_ID_DIR "/usr/lib/debug/.build-id"
 
+/*
+ * Symbols being read, their names copied into blocks of NAME_BLOCK bytes:
+ * one strdup() per symbol (and its free()) was a fifth of loading
+ * python3.11d's 20,000.
+ */
+#define NAME_BLOCK 65536
+
 struct sym_vec {
 	struct elf_symbol *v;
 	int nr, alloc;
+	char **blocks;
+	int nr_blocks;
+	size_t used; /* of the last block */
+};
+
+static char *sym_vec_name(struct sym_vec *sv, const char *name)
+{
+	size_t len = strlen(name) + 1;
+	char *at;
+
+	if (!sv->nr_blocks || sv->used + len > NAME_BLOCK) {
+		sv->blocks = xrealloc(sv->blocks, sizeof(*sv->blocks) * (sv->nr_blocks + 1));
+		sv->blocks[sv->nr_blocks++] = xmalloc(len > NAME_BLOCK ? len : NAME_BLOCK);
+		sv->used = 0;
+	}
+	at = sv->blocks[sv->nr_blocks - 1] + sv->used;
+	memcpy(at, name, len);
+	/* a name longer than a block has one of its own: the next starts anew */
+	sv->used = len > NAME_BLOCK ? NAME_BLOCK : sv->used + len;
+	return at;
+}
+
+static void free_name_blocks(char **blocks, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		free(blocks[i]);
+	free(blocks);
+}
+
+static void sym_vec_free(struct sym_vec *sv)
+{
+	free(sv->v);
+	free_name_blocks(sv->blocks, sv->nr_blocks);
+	memset(sv, 0, sizeof(*sv));
+}
+
+/*
+ * The symbols by the name before any '@' (NAME of NAME@plt, NAME@@VER),
+ * hashed, and the mangled functions apart: a plain name is answered by
+ * its bucket and the mangled ones, not by every symbol (a cached add
+ * checked 20 lines against python3.11d's 20,000 symbols one by one).
+ */
+struct symbol_name_index {
+	int *head, *next; /* chains of symbol indexes, -1 ends */
+	unsigned int mask;
+	int *mangled, nr_mangled;
 };
 
 static void sym_vec_add(struct sym_vec *sv, const char *name, uint64_t addr, uint64_t size,
@@ -36,7 +89,7 @@ static void sym_vec_add(struct sym_vec *sv, const char *name, uint64_t addr, uin
 
 	ALLOC_GROW(sv->v, sv->nr + 1, sv->alloc);
 	s = &sv->v[sv->nr++];
-	s->name = xstrdup(name);
+	s->name = sym_vec_name(sv, name);
 	s->addr = addr;
 	s->size = size;
 	s->bind = bind;
@@ -44,13 +97,66 @@ static void sym_vec_add(struct sym_vec *sv, const char *name, uint64_t addr, uin
 	s->plt = plt;
 }
 
-static int sym_cmp_addr(const void *a, const void *b)
+struct sym_key {
+	uint64_t addr;
+	const struct elf_symbol *sym;
+};
+
+static bool sym_key_less(const struct sym_key *x, const struct sym_key *y)
 {
-	const struct elf_symbol *x = a, *y = b;
+	int c;
 
 	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return strcmp(x->name, y->name);
+		return x->addr < y->addr;
+	c = strcmp(x->sym->name, y->sym->name);
+	/* the .symtab copy before the .dynsym one, in the order read */
+	return c ? c < 0 : x->sym < y->sym;
+}
+
+/* @k (@n keys) sorted: a merge sort with the comparison inlined, not qsort()'s calls. */
+static void sym_keys_sort(struct sym_key *k, int n)
+{
+	struct sym_key *tmp = xmalloc(sizeof(*tmp) * (n ? n : 1)), *from = k, *to = tmp, *t;
+
+	for (int width = 1; width < n; width *= 2) {
+		for (int lo = 0; lo < n; lo += 2 * width) {
+			int mid = lo + width < n ? lo + width : n;
+			int hi = lo + 2 * width < n ? lo + 2 * width : n;
+			int i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				to[o++] = sym_key_less(&from[j], &from[i]) ? from[j++] : from[i++];
+			while (i < mid)
+				to[o++] = from[i++];
+			while (j < hi)
+				to[o++] = from[j++];
+		}
+		t = from, from = to, to = t;
+	}
+	if (from != k)
+		memcpy(k, from, sizeof(*k) * n);
+	free(tmp);
+}
+
+/*
+ * @sv by address, then name.  Sorted as 16-byte keys and put in order
+ * once: qsort() moving the 32-byte symbols themselves, a call per
+ * comparison, was two thirds of loading python3.11d's 20,000.
+ */
+static void sym_vec_sort(struct sym_vec *sv)
+{
+	struct sym_key *k = xmalloc(sizeof(*k) * (sv->nr ? sv->nr : 1));
+	struct elf_symbol *v = xmalloc(sizeof(*v) * (sv->nr ? sv->nr : 1));
+
+	for (int i = 0; i < sv->nr; i++)
+		k[i] = (struct sym_key){ sv->v[i].addr, &sv->v[i] };
+	sym_keys_sort(k, sv->nr);
+	for (int i = 0; i < sv->nr; i++)
+		v[i] = *k[i].sym;
+	free(k);
+	free(sv->v);
+	sv->v = v;
+	sv->alloc = sv->nr;
 }
 
 /*
@@ -255,13 +361,6 @@ static int read_debug_symtab(const char *dpath, struct sym_vec *sv)
 	return ret;
 }
 
-static void free_syms(struct elf_symbol *syms, int nr)
-{
-	for (int i = 0; i < nr; i++)
-		free(syms[i].name);
-	free(syms);
-}
-
 /*
  * A new symbol_elf of @elf with its path (resolved by realpath() with
  * @resolve), type and PT_LOAD layout only.
@@ -351,15 +450,16 @@ static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
 		ret = -ENODATA;
 		goto out;
 	}
-	qsort(sv.v, sv.nr, sizeof(*sv.v), sym_cmp_addr);
+	sym_vec_sort(&sv);
 	se->syms = sv.v;
 	se->nr_syms = sv.nr;
-	sv.v = NULL;
-	sv.nr = 0;
+	se->name_blocks = sv.blocks;
+	se->nr_name_blocks = sv.nr_blocks;
+	memset(&sv, 0, sizeof(sv));
 	*out = se;
 	se = NULL;
 out:
-	free_syms(sv.v, sv.nr);
+	sym_vec_free(&sv);
 	symbol_elf__delete(se);
 	return ret;
 }
@@ -433,10 +533,12 @@ int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out)
 	free(line);
 	fclose(f);
 	if (!sv.nr || !any_addr) {
-		free_syms(sv.v, sv.nr);
-		return sv.nr ? -EACCES : -ENODATA;
+		int nr = sv.nr;
+
+		sym_vec_free(&sv);
+		return nr ? -EACCES : -ENODATA;
 	}
-	qsort(sv.v, sv.nr, sizeof(*sv.v), sym_cmp_addr);
+	sym_vec_sort(&sv);
 	for (int i = 0; i < sv.nr; i++) {
 		int j = i + 1;
 
@@ -450,6 +552,8 @@ int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out)
 	se->symsrc = xstrdup(path);
 	se->syms = sv.v;
 	se->nr_syms = sv.nr;
+	se->name_blocks = sv.blocks;
+	se->nr_name_blocks = sv.nr_blocks;
 	*out = se;
 	return 0;
 }
@@ -458,10 +562,17 @@ void symbol_elf__delete(struct symbol_elf *se)
 {
 	if (!se)
 		return;
-	free_syms(se->syms, se->nr_syms);
+	free(se->syms);
+	free_name_blocks(se->name_blocks, se->nr_name_blocks);
 	free(se->loads);
 	free(se->path);
 	free(se->symsrc);
+	if (se->by_name) {
+		free(se->by_name->head);
+		free(se->by_name->next);
+		free(se->by_name->mangled);
+	}
+	free(se->by_name);
 	free(se);
 }
 
@@ -516,24 +627,116 @@ static bool symbol_answers_to(const struct elf_symbol *sym, const char *name, si
 	return !strncmp(sym->name + len, "@@", 2) && sym->name[len + 2];
 }
 
+static unsigned int base_name_hash(const char *s, size_t *len)
+{
+	unsigned int h = 2166136261u;
+	const char *p = s;
+
+	for (; *p && *p != '@'; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	*len = p - s;
+	return h;
+}
+
+static struct symbol_name_index *name_index(struct symbol_elf *se)
+{
+	struct symbol_name_index *x = se->by_name;
+	unsigned int size = 64;
+
+	if (x)
+		return x;
+	while (size < 2u * (unsigned int)se->nr_syms)
+		size *= 2;
+	x = xzalloc(sizeof(*x));
+	x->mask = size - 1;
+	x->head = xmalloc(sizeof(*x->head) * size);
+	x->next = xmalloc(sizeof(*x->next) * (se->nr_syms ? se->nr_syms : 1));
+	for (unsigned int i = 0; i < size; i++)
+		x->head[i] = -1;
+	/* Backwards, so that each chain runs in the table's (address) order. */
+	for (int i = se->nr_syms - 1; i >= 0; i--) {
+		const char *n = se->syms[i].name;
+		size_t len;
+		unsigned int h = base_name_hash(n, &len) & x->mask;
+
+		x->next[i] = x->head[h];
+		x->head[h] = i;
+	}
+	for (int i = 0; i < se->nr_syms; i++) {
+		const char *n = se->syms[i].name;
+
+		if (!strncmp(n, "_Z", 2) || !strncmp(n, "_R", 2)) {
+			x->mangled = xrealloc(x->mangled, sizeof(int) * (x->nr_mangled + 1));
+			x->mangled[x->nr_mangled++] = i;
+		}
+	}
+	se->by_name = x;
+	return x;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
 int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
 			  const struct elf_symbol ***out)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(name), blen;
 	bool glob = demangle_is_glob(name);
-	int nr = 0;
+	int nr = 0, *hits = NULL, nr_hits = 0;
 
 	*out = NULL;
-	for (int i = 0; i < se->nr_syms; i++) {
-		const struct elf_symbol *s = &se->syms[i];
+	if (glob || strchr(name, '@')) { /* every symbol asked, as ever */
+		for (int i = 0; i < se->nr_syms; i++) {
+			const struct elf_symbol *s = &se->syms[i];
 
-		if (!symbol_answers_to(s, name, len, glob))
-			continue;
+			if (!symbol_answers_to(s, name, len, glob))
+				continue;
+			/* Aliases and .symtab/.dynsym copies: probe an address once. */
+			if (nr && (*out)[nr - 1]->addr == s->addr)
+				continue;
+			ptr_vec_add(out, &nr, s);
+		}
+		return nr;
+	}
+	{
+		/* The index is a cache of the table, made once: not a change of it. */
+		struct symbol_name_index *x = name_index((struct symbol_elf *)se);
+		unsigned int h = base_name_hash(name, &blen) & x->mask;
+
+		/* Those spelled NAME, NAME@plt or NAME@@VER: NAME's bucket. */
+		for (int i = x->head[h]; i >= 0; i = x->next[i]) {
+			if (!strncmp(se->syms[i].name, name, len) &&
+			    symbol_answers_to(&se->syms[i], name, len, glob)) {
+				hits = xrealloc(hits, sizeof(int) * (nr_hits + 1));
+				hits[nr_hits++] = i;
+			}
+		}
+		for (int j = 0; j < x->nr_mangled; j++) {
+			int i = x->mangled[j];
+
+			/* Another spelling: C++ or Rust by its source name. */
+			if (strncmp(se->syms[i].name, name, len) &&
+			    symbol_answers_to(&se->syms[i], name, len, glob)) {
+				hits = xrealloc(hits, sizeof(int) * (nr_hits + 1));
+				hits[nr_hits++] = i;
+			}
+		}
+	}
+	/* In the table's order, as the scan of every symbol gave them. */
+	qsort(hits, nr_hits, sizeof(*hits), cmp_int);
+	for (int k = 0; k < nr_hits; k++) {
+		const struct elf_symbol *s = &se->syms[hits[k]];
+
 		/* Aliases and .symtab/.dynsym copies: probe an address once. */
 		if (nr && (*out)[nr - 1]->addr == s->addr)
 			continue;
 		ptr_vec_add(out, &nr, s);
 	}
+	free(hits);
 	return nr;
 }
 

@@ -38,6 +38,8 @@ struct elf_symbol {
 	bool plt;	    /* a synthesized PLT entry */
 };
 
+struct symbol_name_index;
+
 /*
  * A loaded symbol table; everything in it belongs to it.  path is the
  * file's absolute path (realpath), symsrc the file the symbols came from
@@ -55,6 +57,9 @@ struct symbol_elf {
 	int nr_syms;
 	struct elf_load_segment *loads;
 	int nr_loads;
+	struct symbol_name_index *by_name; /* made by the first symbol_elf__find_name() */
+	char **name_blocks;		   /* where the syms' names are */
+	int nr_name_blocks;
 };
 
 /*

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tests/unit/unit-test.h"
+#include "util/demangle.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
 #include "util/util.h"
@@ -404,6 +405,80 @@ out:
 	free(path);
 }
 
+/* symbol_elf__find_name()'s rule, asked of every symbol in turn (its index must agree). */
+static int find_name_by_scan(const struct symbol_elf *se, const char *name,
+			     const struct elf_symbol **out, int max)
+{
+	size_t len = strlen(name);
+	uint64_t last = 0;
+	int nr = 0;
+
+	for (int i = 0; i < se->nr_syms; i++) {
+		const struct elf_symbol *s = &se->syms[i];
+		bool ok;
+
+		if (strncmp(s->name, name, len))
+			ok = !s->plt && elf_symbol__is_function(s) && demangle_match(name, s->name);
+		else if (!s->name[len])
+			ok = true;
+		else if (s->plt)
+			ok = !strcmp(s->name + len, "@plt");
+		else
+			ok = !strncmp(s->name + len, "@@", 2) && s->name[len + 2];
+		if (!ok || (nr && last == s->addr))
+			continue;
+		if (nr < max)
+			out[nr] = s;
+		last = s->addr;
+		nr++;
+	}
+	return nr;
+}
+
+static void test_names_found_by_the_index_are_those_of_a_scan(void)
+{
+	static const char *const files[] = { "/proc/self/exe",
+					     "/usr/lib/x86_64-linux-gnu/libc.so.6",
+					     "/usr/lib/x86_64-linux-gnu/libstdc++.so.6" };
+	int asked = 0, wrong = 0;
+
+	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+		struct symbol_elf *se;
+
+		if (symbol_elf__load(files[f], &se))
+			continue;
+		/* Every 7th symbol's own name, its base name, and a demangled one. */
+		for (int i = 0; i < se->nr_syms; i += 7) {
+			char base[256], *src = demangle_sym(se->syms[i].name, false);
+			const char *names[3] = { se->syms[i].name, base, src };
+
+			snprintf(base, sizeof(base), "%.*s", (int)strcspn(se->syms[i].name, "@"),
+				 se->syms[i].name);
+			for (int k = 0; k < 3; k++) {
+				const struct elf_symbol **got, *want[64];
+				int n, m;
+
+				if (!names[k] || strpbrk(names[k], "*?[") || strchr(names[k], '@'))
+					continue;
+				n = symbol_elf__find_name(se, names[k], &got);
+				m = find_name_by_scan(se, names[k], want, 64);
+				asked++;
+				if (n != m ||
+				    (n <= 64 && n && memcmp(got, want, n * sizeof(*got)))) {
+					printf("#   %s in %s: %d found, %d by the scan\n", names[k],
+					       files[f], n, m);
+					wrong++;
+				}
+				free(got);
+			}
+			free(src);
+		}
+		symbol_elf__delete(se);
+	}
+	CHECK(asked > 100);
+	CHECK_INT(wrong, ==, 0);
+}
+
 static void test_cleanup(void)
 {
 	CHECK_INT(rm_rf(tmpdir), ==, 0);
@@ -419,6 +494,7 @@ static void __attribute__((constructor)) setup(void)
 }
 
 TESTS(TEST(test_our_own_function_has_its_link_time_address),
+      TEST(test_names_found_by_the_index_are_those_of_a_scan),
       TEST(test_a_uprobe_point_has_the_mapped_file_offset),
       TEST(test_an_absolute_address_finds_its_symbol), TEST(test_unknown_names_are_not_found),
       TEST(test_globs_find_functions_once), TEST(test_the_funcs_list_is_sorted_and_filtered),
