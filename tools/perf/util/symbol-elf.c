@@ -727,7 +727,8 @@ int symbol_elf__find_name(const struct symbol_elf *se, const char *name,
 		}
 	}
 	/* In the table's order, as the scan of every symbol gave them. */
-	qsort(hits, nr_hits, sizeof(*hits), cmp_int);
+	if (nr_hits > 1)
+		qsort(hits, nr_hits, sizeof(*hits), cmp_int);
 	for (int k = 0; k < nr_hits; k++) {
 		const struct elf_symbol *s = &se->syms[hits[k]];
 
