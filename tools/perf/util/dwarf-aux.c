@@ -414,12 +414,13 @@ struct aranges_set {
 /* The set at *@pos of @data, and *@pos past it: 1, or 0 at the end or on bad data. */
 static int aranges_next(const Elf_Data *data, size_t *pos, struct aranges_set *set)
 {
-	const unsigned char *p = (const unsigned char *)data->d_buf + *pos;
+	const unsigned char *p;
 	uint64_t len;
 	size_t hdr = 4, off_size = 4;
 
 	if (!data->d_buf || *pos + 16 > data->d_size)
 		return 0;
+	p = (const unsigned char *)data->d_buf + *pos; /* not before: d_buf may be NULL */
 	len = p[0] | p[1] << 8 | p[2] << 16 | (uint64_t)p[3] << 24;
 	if (len == 0xffffffff) {
 		if (*pos + 24 > data->d_size)
