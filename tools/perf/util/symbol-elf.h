@@ -119,6 +119,9 @@ const char *symbol_elf__strerror(int err);
 /* Is @sym a function (FUNC or GNU_IFUNC, not a PLT entry)? */
 bool elf_symbol__is_function(const struct elf_symbol *sym);
 
+/* Does @sym hold @addr: in [addr, addr + size), or at addr for a zero size? */
+bool elf_symbol__holds(const struct elf_symbol *sym, uint64_t addr);
+
 /*
  * The places perf's symbol lookup finds for @name: symbols named exactly
  * @name, "@name@plt" PLT entries and default versions "@name@@VER" (not
@@ -236,5 +239,34 @@ int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbo
  */
 int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
 			   bool demangle, char ***names);
+
+/*
+ * The dynamic symbols of an ELF file, looked up one name at a time through
+ * its .gnu.hash without reading the table: a few pages of the file for a
+ * name, where symbol_elf__load() reads and sorts every symbol (a cached
+ * probe checked on a library or a -rdynamic program, see probe-verify).
+ * The file stays open (mapped) until symbol_dyn__close().
+ */
+struct symbol_dyn;
+
+/*
+ * Open @path's .dynsym and .gnu.hash: 0 and *@out, or -errno: those of
+ * symbol_elf__load(), -ENODATA when the file has no .dynsym with a
+ * .gnu.hash, -EBADMSG when the hash table is malformed.
+ */
+int symbol_dyn__open(const char *path, struct symbol_dyn **out);
+
+/*
+ * A defined function (FUNC or GNU_IFUNC, in an allocated section) named
+ * exactly @name in .dynsym that holds @vaddr (symbol_elf__find_addr()'s
+ * rule): 0 and *@sym (its name points into the file's mapping), or
+ * -ENOENT.  A hidden version (.gnu.version: "NAME@VER", a compat symbol)
+ * does not answer, as in symbol_elf__find_name().
+ */
+int symbol_dyn__find(const struct symbol_dyn *d, const char *name, uint64_t vaddr,
+		     struct elf_symbol *sym);
+
+/* Close @d (NULL: nothing). */
+void symbol_dyn__close(struct symbol_dyn *d);
 
 #endif

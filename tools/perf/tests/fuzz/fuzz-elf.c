@@ -3,7 +3,8 @@
  * An ELF image through libelf's groundwork (elf-util.c, on elf_memory():
  * sections, notes, PT_LOAD conversions) and the symbol tables
  * (symbol-elf.c: the same bytes as a file, every lookup perf makes).  A
- * symbol found by its address range must be found again by that address.
+ * symbol found by its address range must be found again by that address;
+ * one found through .gnu.hash must bear the name and hold the address.
  */
 #include <gelf.h>
 
@@ -56,6 +57,28 @@ out:
 	free(image);
 }
 
+/*
+ * The same names through .gnu.hash: what it finds holds the address asked
+ * and bears the name.
+ */
+static void dyn_lookups(const char *path, const struct symbol_elf *se)
+{
+	struct symbol_dyn *d;
+	struct elf_symbol got;
+
+	if (symbol_dyn__open(path, &d))
+		return;
+	for (int i = 0; se && i < se->nr_syms && i < 64; i++) {
+		const struct elf_symbol *sym = &se->syms[i];
+
+		if (!symbol_dyn__find(d, sym->name, sym->addr, &got) &&
+		    (strcmp(got.name, sym->name) || !elf_symbol__holds(&got, sym->addr)))
+			abort();
+	}
+	symbol_dyn__find(d, "main", 0, &got);
+	symbol_dyn__close(d);
+}
+
 static void lookups(const struct symbol_elf *se)
 {
 	const struct elf_symbol **v;
@@ -99,10 +122,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	elf_version(EV_CURRENT);
 	walk_image(data, size);
 	fd = fuzz_memfd(data, size, path);
-	if (!symbol_elf__load(path, &se)) {
+	if (!symbol_elf__load(path, &se))
 		lookups(se);
-		symbol_elf__delete(se);
-	}
+	dyn_lookups(path, se);
+	symbol_elf__delete(se);
 	se = NULL;
 	if (!symbol_elf__load_layout(path, &se))
 		symbol_elf__delete(se);

@@ -19,6 +19,8 @@
 #include "util/symbol-elf.h"
 #include "util/util.h"
 
+#define LIBC "/usr/lib/x86_64-linux-gnu/libc.so.6"
+
 /* A function of our own to find; noinline and used so it has a symbol. */
 __attribute__((noinline, used)) int symbol_elf_test_target(int x)
 {
@@ -479,6 +481,153 @@ static void test_names_found_by_the_index_are_those_of_a_scan(void)
 	CHECK_INT(wrong, ==, 0);
 }
 
+/*
+ * Every defined function of .dynsym, read here with libelf, is found by
+ * its hash at its address, and only where the symbol table has it too.
+ */
+static int dynamic_functions_found(const char *path, int *asked)
+{
+	struct symbol_dyn *d;
+	struct symbol_elf *se;
+	GElf_Shdr shdr, vshdr;
+	Elf_Scn *scn = NULL, *vscn = NULL;
+	Elf_Data *data, *versym;
+	Elf *elf;
+	int fd, wrong = 0;
+
+	if (symbol_dyn__open(path, &d))
+		return 1;
+	se = load(path);
+	fd = open(path, O_RDONLY);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_DYNSYM)
+			break;
+	data = scn ? elf_getdata(scn, NULL) : NULL;
+	while ((vscn = elf_nextscn(elf, vscn)))
+		if (gelf_getshdr(vscn, &vshdr) && vshdr.sh_type == SHT_GNU_versym)
+			break;
+	versym = vscn ? elf_getdata(vscn, NULL) : NULL;
+	for (size_t i = 1; data && i < shdr.sh_size / shdr.sh_entsize; i++) {
+		struct elf_symbol got, *table_has = NULL;
+		const struct elf_symbol **named = NULL;
+		const char *name;
+		GElf_Versym ver = 0;
+		GElf_Sym sym;
+		bool hidden;
+		int type, n;
+
+		gelf_getsym(data, i, &sym);
+		type = GELF_ST_TYPE(sym.st_info);
+		name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+		if (sym.st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    !name || !*name)
+			continue;
+		(*asked)++;
+		hidden = versym && gelf_getversym(versym, i, &ver) && (ver & 0x8000);
+		if (symbol_dyn__find(d, name, sym.st_value + sym.st_size / 2, &got)) {
+			/* A compat symbol answers only as another version of the name. */
+			if (!hidden) {
+				printf("#   %s in %s: not found by its hash\n", name, path);
+				wrong++;
+			}
+			continue;
+		}
+		if (strcmp(got.name, name) ||
+		    !elf_symbol__holds(&got, sym.st_value + sym.st_size / 2)) {
+			printf("#   %s in %s: another symbol found\n", name, path);
+			wrong++;
+			continue;
+		}
+		n = symbol_elf__find_name(se, name, &named);
+		for (int k = 0; k < n; k++)
+			if (elf_symbol__holds(named[k], sym.st_value + sym.st_size / 2))
+				table_has = (struct elf_symbol *)named[k];
+		free(named);
+		if (!table_has) {
+			printf("#   %s in %s: not the symbol table's\n", name, path);
+			wrong++;
+		}
+	}
+	CHECK_INT(symbol_dyn__find(d, "no_such_function_here", 0, &(struct elf_symbol){ 0 }), ==,
+		  -ENOENT);
+	elf_end(elf);
+	close(fd);
+	symbol_elf__delete(se);
+	symbol_dyn__close(d);
+	return wrong;
+}
+
+static void test_exported_functions_are_found_by_hash(void)
+{
+	const struct elf_symbol **m = NULL;
+	struct symbol_elf *se = load(LIBC);
+	struct symbol_dyn *d;
+	struct elf_symbol got;
+	int asked = 0;
+
+	CHECK_INT(dynamic_functions_found(LIBC, &asked), ==, 0);
+	CHECK_INT(dynamic_functions_found("/usr/lib/x86_64-linux-gnu/libstdc++.so.6", &asked), ==,
+		  0);
+	CHECK(asked > 5000);
+	/* An address outside the function: not found (the table then answers). */
+	CHECK_INT(symbol_dyn__open(LIBC, &d), ==, 0);
+	CHECK_INT(symbol_elf__find_name(se, "malloc", &m), >=, 1);
+	CHECK_INT(symbol_dyn__find(d, "malloc", m[0]->addr, &got), ==, 0);
+	CHECK_INT(symbol_dyn__find(d, "malloc", m[0]->addr + m[0]->size, &got), ==, -ENOENT);
+	/* Objects are not functions. */
+	CHECK_INT(symbol_dyn__find(d, "environ", 0, &got), ==, -ENOENT);
+	free(m);
+	symbol_dyn__close(d);
+	symbol_elf__delete(se);
+}
+
+/* A copy of libc with its .gnu.hash header's word @word set to @value. */
+static int gnu_hash_broken(const char *to, int word, uint32_t value)
+{
+	struct symbol_dyn *d = NULL;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	char *buf;
+	size_t len;
+	int fd = open(LIBC, O_RDONLY), ret;
+	off_t at = -1;
+
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_GNU_HASH)
+			at = shdr.sh_offset;
+	elf_end(elf);
+	len = lseek(fd, 0, SEEK_END);
+	buf = xmalloc(len);
+	CHECK_INT(pread(fd, buf, len, 0), ==, (ssize_t)len);
+	close(fd);
+	CHECK(at > 0);
+	memcpy(buf + at + 4 * word, &value, 4);
+	write_file_atomic(to, buf, len, 0644);
+	free(buf);
+	ret = symbol_dyn__open(to, &d);
+	symbol_dyn__close(d);
+	return ret;
+}
+
+static void test_a_broken_gnu_hash_is_refused(void)
+{
+	char *bad = path_join(tmpdir, "libc.badhash"), *plain = path_join(tmpdir, "notelf");
+	struct symbol_dyn *d;
+
+	CHECK_INT(gnu_hash_broken(bad, 0, 0), ==, -EBADMSG);	      /* no buckets */
+	CHECK_INT(gnu_hash_broken(bad, 0, 0x7fffffff), ==, -EBADMSG); /* beyond the section */
+	CHECK_INT(gnu_hash_broken(bad, 2, 0x40000000), ==, -EBADMSG); /* a bloom beyond it */
+	CHECK_INT(gnu_hash_broken(bad, 3, 64), ==, -EBADMSG);	      /* a shift of 64 */
+	CHECK_INT(gnu_hash_broken(bad, 1, 0x7fffffff), ==, -EBADMSG); /* symoffset past .dynsym */
+	write_file_atomic(plain, "#!/bin/sh\n", 10, 0755);
+	CHECK_INT(symbol_dyn__open(plain, &d), ==, -ENOEXEC);
+	free(bad);
+	free(plain);
+}
+
 static void test_cleanup(void)
 {
 	CHECK_INT(rm_rf(tmpdir), ==, 0);
@@ -502,4 +651,6 @@ TESTS(TEST(test_our_own_function_has_its_link_time_address),
       TEST(test_versioned_names_resolve_by_their_base_name),
       TEST(test_a_plt_entry_answers_to_its_function_name),
       TEST(test_a_hidden_version_is_not_probed), TEST(test_bad_files_give_one_clear_error),
-      TEST(test_kallsyms_format_gives_sizes_and_kprobe_points), TEST(test_cleanup));
+      TEST(test_kallsyms_format_gives_sizes_and_kprobe_points),
+      TEST(test_exported_functions_are_found_by_hash), TEST(test_a_broken_gnu_hash_is_refused),
+      TEST(test_cleanup));
