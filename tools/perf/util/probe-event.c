@@ -393,14 +393,38 @@ static bool cache_entry_defines(const struct probe_cache_entry *e, const char *g
  * here: a copy of the build at another path gets its own group.  The
  * entry is refused whole when a line does not check out (probe-verify.h).
  */
+static int target_symbols(void *ctx, struct symbol_elf **se)
+{
+	struct probe_target *t = ctx;
+	int ret = probe_target__try_symbols(t);
+
+	*se = ret ? NULL : t->syms;
+	return ret;
+}
+
 static int tevs_from_cache_entry(const struct probe_cache *pc, const struct probe_cache_entry *e,
 				 const struct perf_probe_event *pev, struct probe_target *t,
 				 struct probe_trace_event **tevs, int *ntevs)
 {
-	/* An SDT entry is checked against the notes: the symbols only if loaded already. */
-	if (probe_verify__cache_entry(
-		    pc->path, e, t->uprobes ? t->path : probe_conf.vmlinux, t->uprobes,
-		    t->uprobes && (e->sdt || !probe_target__try_symbols(t)) ? t->syms : NULL))
+	struct probe_verify_source src = { 0 };
+
+	/*
+	 * A file's symbols are read as its entries' checks need them, and kept
+	 * for the next: the segments, then its exported functions by hash,
+	 * then the whole table (python3.11d's 20,000 symbols sorted).
+	 */
+	if (pc->path && t->uprobes) {
+		/* A file that can not be read: the check says so, once. */
+		if (!t->syms && !t->layout && symbol_elf__load_layout(t->path, &t->layout))
+			t->layout = NULL;
+		src.se = t->syms ? t->syms : t->layout;
+		src.layout_only = !t->syms;
+		src.dyn = probe_target__dynamic(t);
+		src.symbols = target_symbols;
+		src.ctx = t;
+	}
+	if (probe_verify__cache_entry(pc->path, e, t->uprobes ? t->path : probe_conf.vmlinux,
+				      t->uprobes, &src))
 		return -EBADMSG;
 	for (int i = 0; i < e->nr_lines; i++) {
 		struct probe_trace_event tev = { 0 };

@@ -38,6 +38,7 @@ void probe_target__clear(struct probe_target *t)
 		symbol_elf__delete(t->syms);
 	if (t->layout)
 		symbol_elf__delete(t->layout);
+	symbol_dyn__close(t->dyn);
 	kbtf__free(t->btf);
 	kbtf__free(t->btf_base);
 	free(t->btf_path);
@@ -311,6 +312,13 @@ const struct symbol_elf *probe_target__layout(struct probe_target *t)
 		}
 	}
 	return t->layout;
+}
+
+const struct symbol_dyn *probe_target__dynamic(struct probe_target *t)
+{
+	if (!t->dyn && !t->dyn_err && t->uprobes && t->path)
+		t->dyn_err = symbol_dyn__open(t->path, &t->dyn);
+	return t->dyn;
 }
 
 const char *probe_target__name(const struct probe_target *t)

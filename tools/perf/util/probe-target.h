@@ -56,6 +56,8 @@ struct probe_target {
 	char *module;		     /* kprobes in a module: its name */
 	struct symbol_elf *syms;     /* NULL until needed */
 	struct symbol_elf *layout;   /* segments only, for DWARF places */
+	struct symbol_dyn *dyn;	     /* uprobes: .dynsym by hash, for cached lines' checks */
+	int dyn_err;		     /* its open failed (no .gnu.hash) */
 	struct kbtf *btf, *btf_base; /* NULL until needed; a module's is split from its base */
 	char *btf_path;		     /* the file of btf (or the one that failed) */
 	int e_machine;		     /* uprobes: the ELF machine of path (0: not ELF) */
@@ -84,6 +86,12 @@ int probe_target__is_foreign(const struct perf_probe_event *pev, const char **fi
 
 /* The arch_regs name of the ELF file at @path; NULL when not ELF or unknown. */
 const char *probe_target__file_arch(const char *path);
+
+/*
+ * A uprobe target's dynamic symbols by name (symbol_dyn), opened on first
+ * use and kept; NULL when the file has none (or @t is the kernel).
+ */
+const struct symbol_dyn *probe_target__dynamic(struct probe_target *t);
 
 /* Free what @t loaded and zero it. */
 void probe_target__clear(struct probe_target *t);

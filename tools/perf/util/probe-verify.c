@@ -43,10 +43,16 @@ static int verifier_symbols(struct probe_verifier *v, struct strbuf *why)
 	if (v->se && !v->se_layout_only)
 		return 0;
 	if (v->se) { /* the segments only: the symbols now */
-		symbol_elf__delete(v->se);
+		if (v->own_se)
+			symbol_elf__delete(v->se);
 		v->se = NULL;
 		v->own_se = v->se_layout_only = false;
 	}
+	pr_debug("cached lines checked against the symbol table of %s\n",
+		 v->path ? v->path : "/proc/kallsyms");
+	if (v->symbols && !v->symbols(v->ctx, &v->se))
+		return 0; /* the caller's, kept for its next entries */
+	v->se = NULL;
 	/* The running kernel's: /proc/kallsyms. */
 	ret = v->path ? symbol_elf__load(v->path, &v->se) : symbol_elf__load_kallsyms(NULL, &v->se);
 	/*
@@ -74,7 +80,9 @@ static int verifier_symbols(struct probe_verifier *v, struct strbuf *why)
  */
 static int verifier_segments(struct probe_verifier *v, struct strbuf *why)
 {
-	if (v->se || !v->path || !v->uprobes)
+	if (v->se)
+		return 0;
+	if (!v->path || !v->uprobes)
 		return verifier_symbols(v, why);
 	if (symbol_elf__load_layout(v->path, &v->se)) {
 		v->se = NULL;
@@ -94,12 +102,6 @@ static const struct elf_load_segment *segment_of(const struct symbol_elf *se, ui
 			return l;
 	}
 	return NULL;
-}
-
-/* Does @sym (a function) hold @vaddr? */
-static bool sym_holds(const struct elf_symbol *sym, uint64_t vaddr)
-{
-	return sym->size ? vaddr >= sym->addr && vaddr - sym->addr < sym->size : vaddr == sym->addr;
 }
 
 /* The symbols a spec's FUNC names: by name (C++/Rust source names too) or glob. */
@@ -192,14 +194,26 @@ static int check_function(struct probe_verifier *v, const struct perf_probe_even
 			  uint64_t vaddr, const struct elf_symbol **sym, struct strbuf *why)
 {
 	const struct perf_probe_point *pp = &pev->point;
-	const struct elf_symbol **syms = NULL, *at = symbol_elf__find_addr(v->se, vaddr);
+	const struct elf_symbol **syms = NULL, *at;
 	int nr = 0;
 
 	*sym = NULL;
+	/*
+	 * An exported function found by hash is the symbol table's answer
+	 * too (it lists .dynsym): the table is read only when that fails.
+	 */
+	if (pp->function && v->dyn && v->se_layout_only &&
+	    !symbol_dyn__find(v->dyn, pp->function, vaddr, &v->dyn_sym)) {
+		*sym = &v->dyn_sym;
+		return 0;
+	}
+	if (verifier_symbols(v, why))
+		return -EBADMSG;
+	at = symbol_elf__find_addr(v->se, vaddr);
 	if (pp->function) {
 		nr = named_functions(v->se, pp->function, &syms);
 		for (int i = 0; i < nr && !*sym; i++)
-			if (sym_holds(syms[i], vaddr))
+			if (elf_symbol__holds(syms[i], vaddr))
 				*sym = syms[i];
 		free(syms);
 		if (*sym)
@@ -323,7 +337,7 @@ static bool text_offset_in(struct probe_verifier *v, const char *func, uint64_t 
 	if (symbol_elf__find_name(v->se, "_text", &text) >= 1) {
 		nr = named_functions(v->se, func, &syms);
 		for (int i = 0; i < nr && !in; i++)
-			in = sym_holds(syms[i], text[0]->addr + off);
+			in = elf_symbol__holds(syms[i], text[0]->addr + off);
 	}
 	free(text);
 	free(syms);
@@ -400,7 +414,7 @@ static int check_spec_line(struct probe_verifier *v, const struct perf_probe_eve
 		return -EBADMSG;
 	}
 	if (v->uprobes) {
-		if (verifier_symbols(v, why) || check_uprobe_place(v, pev, tev, why))
+		if (verifier_segments(v, why) || check_uprobe_place(v, pev, tev, why))
 			return -EBADMSG;
 	} else if (check_kprobe_place(v, pev, tev, why)) {
 		return -EBADMSG;
@@ -573,15 +587,22 @@ char *probe_verify__cache_owner(const char *pc_path)
 }
 
 int probe_verify__cache_entry(const char *pc_path, const struct probe_cache_entry *e,
-			      const char *path, bool uprobes, struct symbol_elf *se)
+			      const char *path, bool uprobes, const struct probe_verify_source *src)
 {
 	struct strbuf why = STRBUF_INIT;
 	char *owner;
-	struct probe_verifier v = { .path = path, .uprobes = uprobes, .se = se };
+	struct probe_verifier v = { .path = path, .uprobes = uprobes };
 	int ret, line;
 
 	if (!pc_path)
 		return 0;
+	if (src) {
+		v.se = src->se;
+		v.se_layout_only = src->se && src->layout_only;
+		v.dyn = src->dyn;
+		v.symbols = src->symbols;
+		v.ctx = src->ctx;
+	}
 	v.owner = owner = probe_verify__cache_owner(pc_path);
 	ret = probe_verifier__check(&v, e, &line, &why);
 	if (ret) {

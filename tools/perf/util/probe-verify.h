@@ -61,8 +61,17 @@ struct probe_verifier {
 	bool uprobes;	   /* a user-space file, not the kernel */
 	struct symbol_elf *se; /* @path's symbols: borrowed when given, else loaded on use */
 	bool own_se;
-	bool se_layout_only;	 /* se is only the segments (an SDT semaphore's check) */
-	struct probe_cache *sdt; /* @path's own SDT entries, read on first use */
+	bool se_layout_only; /* se is only the segments (an SDT semaphore's check) */
+	/*
+	 * What the caller keeps of @path between entries: its dynamic
+	 * symbols by name (a function found there needs no table), and the
+	 * whole table when a check needs it (0 or -errno; NULL: loaded here).
+	 */
+	const struct symbol_dyn *dyn;
+	int (*symbols)(void *ctx, struct symbol_elf **se);
+	void *ctx;
+	struct elf_symbol dyn_sym; /* the function symbol_dyn__find() gave */
+	struct probe_cache *sdt;   /* @path's own SDT entries, read on first use */
 	int sdt_err;
 	struct build_id bid; /* @path's, read on first use (bid_read: 1 read, -1 failed) */
 	int bid_read;
@@ -84,14 +93,27 @@ int probe_verifier__check(struct probe_verifier *v, const struct probe_cache_ent
 void probe_verifier__clear(struct probe_verifier *v);
 
 /*
+ * What a caller keeps of the file its entries are placed on (probe-event's
+ * target), lent to each check; every member may be NULL.
+ */
+struct probe_verify_source {
+	struct symbol_elf *se; /* its symbols, or with layout_only its segments */
+	bool layout_only;
+	const struct symbol_dyn *dyn;			   /* its dynamic symbols by name */
+	int (*symbols)(void *ctx, struct symbol_elf **se); /* the whole table, kept */
+	void *ctx;
+};
+
+/*
  * The entry @e of the probes file @pc_path, before its lines are placed
- * on @path (uprobes) or the kernel (-k @path or NULL), with @path's
- * symbols @se (NULL: loaded here): 0, or -EBADMSG after
+ * on @path (uprobes) or the kernel (-k @path or NULL), with what @src lends
+ * of @path (NULL: all loaded here): 0, or -EBADMSG after
  * "perf: refusing cached probe PATH:LINE: reason".  A cache of no file
  * (@pc_path NULL: the target's own SDT notes) is not checked.
  */
 int probe_verify__cache_entry(const char *pc_path, const struct probe_cache_entry *e,
-			      const char *path, bool uprobes, struct symbol_elf *se);
+			      const char *path, bool uprobes,
+			      const struct probe_verify_source *src);
 
 /*
  * The probes text @probes (@len bytes) of the file @name with build-id

@@ -209,6 +209,50 @@ test_expect_success READELF 'a copy stripped of every symbol: lines checked by i
 	grep -qF "is not in an executable segment" err
 '
 
+# An exported function (a library, a -rdynamic program) is found by
+# .dynsym's hash: its honest line is placed without the symbol table
+# being read, and every dishonest one is still refused (the hash finds
+# the name, not the address: the table then says where the line is).
+D=$TEST_TMP/dyn
+dsym() {
+	nm "$TEST_TMP/dyn.g" | awk -v n="$1" '$3 == n { print $1 }'
+}
+# dplant LINE: the entry "#$G:ev=handle" of the -rdynamic build, with LINE.
+dplant() {
+	DP=$(probes_file "$D") &&
+	mkdir -p "$(dirname "$DP")" &&
+	printf "%s\n" "#$G:ev=handle" "$1" >"$DP"
+}
+
+test_expect_success READELF 'setup: a -rdynamic build, stripped of DWARF and of every symbol' '
+	build_workload planted "$TEST_TMP/dyn.g" -g -O0 -rdynamic &&
+	strip -g -o "$D" "$TEST_TMP/dyn.g" &&
+	strip --strip-all -o "$TEST_TMP/dyn.s" "$TEST_TMP/dyn.g" &&
+	! readelf -SW "$TEST_TMP/dyn.s" | grep -q " \.symtab " &&
+	readelf --dyn-syms -W "$TEST_TMP/dyn.s" | grep -q " handle$" &&
+	"$PERF" buildid-cache -a "$D"
+'
+
+for f in dyn dyn.s; do
+test_expect_success READELF "an exported function ($f): checked by .gnu.hash, the table read only to refuse" '
+	F=$TEST_TMP/'$f' &&
+	h=$(file_offset "$D" "$(dsym handle)") &&
+	dplant "p:$G/ev $D:$h" &&
+	"$PERF" probe -v -x "$F" -D "$G:ev=handle" >out 2>err &&
+	grep -q "^p:$G/ev $F:$h$" out &&
+	! grep -q "cached lines checked against the symbol table" err &&
+	dplant "p:$G/ev $D:$(file_offset "$D" "$(dsym check_password)")" &&
+	! "$PERF" probe -v -x "$F" -D "$G:ev=handle" >out 2>err &&
+	grep -q "cached lines checked against the symbol table of $F" err &&
+	test_refuses "$PERF" probe -x "$F" -D "$G:ev=handle" &&
+	grep -qF "perf: refusing cached probe $DP:2: address 0x$(dsym check_password | sed "s/^0*//") is in check_password, not in handle" err &&
+	mid=$(printf %x $((0x$(dsym handle) + 2))) &&
+	dplant "p:$G/ev $D:$(file_offset "$D" "$mid")" &&
+	test_refuses "$PERF" probe -x "$F" -D "$G:ev=handle" &&
+	grep -qF "perf: refusing cached probe $DP:2: address 0x$mid is not an instruction start in handle" err
+'
+done
+
 test_expect_success READELF 'the traced program was not disturbed' '
 	"$TEST_TMP/app" 3 >after &&
 	test_cmp_file printed after &&
