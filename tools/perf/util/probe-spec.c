@@ -129,7 +129,7 @@ static bool is_func_pattern(const char *s)
  * Split @str at blanks into a NULL-terminated array of new strings;
  * *argc gets the count.  The caller frees with free_words().
  */
-char **split_words(const char *str, int *argc)
+static char **split_words_as(const char *str, int *argc, bool source_name)
 {
 	char **argv = xzalloc(sizeof(*argv));
 	size_t alloc = 1;
@@ -142,7 +142,7 @@ char **split_words(const char *str, int *argc)
 			str++;
 		if (!*str)
 			break;
-		len = n ? strcspn(str, " \t\n") : demangle_word_len(str);
+		len = n || !source_name ? strcspn(str, " \t\n") : demangle_word_len(str);
 		ALLOC_GROW(argv, n + 2, alloc);
 		argv[n++] = xstrndup(str, len);
 		argv[n] = NULL;
@@ -150,6 +150,16 @@ char **split_words(const char *str, int *argc)
 	}
 	*argc = n;
 	return argv;
+}
+
+char **split_words(const char *str, int *argc)
+{
+	return split_words_as(str, argc, true);
+}
+
+char **split_blank_words(const char *str, int *argc)
+{
+	return split_words_as(str, argc, false);
 }
 
 void free_words(char **argv)

@@ -192,11 +192,14 @@ char *perf_probe_arg_default_name(const struct perf_probe_arg *pa);
 bool perf_probe_arg_need_dwarf(const struct perf_probe_arg *pa);
 
 /*
- * The words of a definition (shared with the trace-line grammar,
- * probe-trace.c): @str split at blanks into a NULL-terminated array of
- * new strings, the count in *@argc; free it with free_words().
+ * The words of a definition: @str split at blanks into a NULL-terminated
+ * array of new strings, the count in *@argc; free it with free_words().
+ * The first word may be a C++ source name with blanks in it
+ * ("ns::f(int, char)", demangle_word_len()).
  */
 char **split_words(const char *str, int *argc);
+/* The same with every word split at blanks (the trace-line grammar, probe-trace.c). */
+char **split_blank_words(const char *str, int *argc);
 void free_words(char **argv);
 /* The first @c in @s outside "..." and (...); with @last the last one; or NULL. */
 const char *find_toplevel(const char *s, char c, bool last);

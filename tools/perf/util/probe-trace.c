@@ -155,7 +155,7 @@ int parse_probe_trace_command(const char *cmd, struct probe_trace_event *tev)
 	int argc, ret = -EINVAL;
 	const char *p, *slash;
 
-	argv = split_words(cmd ? cmd : "", &argc);
+	argv = split_blank_words(cmd ? cmd : "", &argc);
 	if (argc < 2) {
 		pr_debug("Too few words in probe trace command '%s'\n", cmd ? cmd : "");
 		goto out;
