@@ -285,7 +285,9 @@ if want "bundle"; then
 	# VM's root) skips the inodes freed in the last minute (five while
 	# their table block is dirty) when it makes new ones, so a removal of
 	# the 1,000 caches made every creation of the 10,000 scan past them.
-	rm -rf "$WORK"/home-import1000/c.* "$WORK"/home-import10000/c.*
+	rm -rf "$WORK"/home-import1000/c.* "$WORK"/home-import10000/c.* \
+		"$WORK"/home-import1000/f.* "$WORK"/home-import10000/f.*
+	${CC:-gcc} -O2 -o "$WORK/inode-floor" "$top/bench/inode-floor.c" || exit 1
 	for n in 1000 10000; do
 		export HOME="$WORK/home-sdt$n"
 		fake_cache "$n" "$HOME/.debug" || continue
@@ -301,8 +303,13 @@ if want "bundle"; then
 		measure "$WORK/o" sh -c 'PERF_BUILDID_DIR="$HOME/c.$$" exec "$0" probe --cache -q --import "$1"' \
 			"$OURS" "$WORK/bundle$n"
 		cp "$WORK/o" "$WORK/bundle-import-$n"
+		# the floor: the same files made by a C loop, nothing else
+		measure "$WORK/o" sh -c 'exec "$0" "$HOME/f.$$" "$1" "$2"' \
+			"$WORK/inode-floor" "$n" "$WORK/binsh$n"
+		cp "$WORK/o" "$WORK/bundle-floor-$n"
 	done
-	rm -rf "$WORK"/home-import1000/c.* "$WORK"/home-import10000/c.*
+	rm -rf "$WORK"/home-import1000/c.* "$WORK"/home-import10000/c.* \
+		"$WORK"/home-import1000/f.* "$WORK"/home-import10000/f.*
 	export HOME="$home"
 	for what in export import; do
 		f1="$WORK/bundle-$what-1000" f2="$WORK/bundle-$what-10000"
@@ -314,6 +321,12 @@ if want "bundle"; then
 		printf '%-34s %10s %10s %7.2f (x10 entries; under 1000 ms)\n' "bundle $what 1000 -> 10000" \
 			"$a" "$b" "$(echo "$b / $a" | bc -l)"
 	done
+	if [ -s "$WORK/bundle-floor-10000" ] && ! grep -q fail "$WORK/bundle-floor-10000"; then
+		a=$(median_ms "$WORK/bundle-floor-1000") b=$(median_ms "$WORK/bundle-floor-10000")
+		c=$(median_ms "$WORK/bundle-import-10000")
+		printf '%-34s %10s %10s %7.2f (import 10000 / floor 10000)\n' \
+			"bundle import floor 1000, 10000" "$a" "$b" "$(echo "$c / $b" | bc -l)"
+	fi
 fi
 
 # 6. Scaling: one func:line var probe in programs of 1k, 10k and 100k
