@@ -49,8 +49,8 @@ measure() {
 	out=$1
 	shift
 	"$TIMEIT" 1 "$@" >"$out"
-	n=$(reps_after "$out")
-	[ "$n" -gt 1 ] && "$TIMEIT" $((n - 1)) "$@" >>"$out"
+	_reps=$(reps_after "$out")
+	[ "$_reps" -gt 1 ] && "$TIMEIT" $((_reps - 1)) "$@" >>"$out"
 	if grep -q fail "$out"; then
 		TIMEIT_STDERR=1 "$TIMEIT" 1 "$@" 2>"$out.err" >/dev/null
 	fi
@@ -102,17 +102,17 @@ bench_both() {
 	sync
 	: >"$WORK/o"
 	: >"$WORK/t"
-	i=0 n=$REPS
-	while [ "$i" -lt "$n" ]; do
+	_i=0 _reps=$REPS
+	while [ "$_i" -lt "$_reps" ]; do
 		"$TIMEIT" 1 "$OURS" "$@" >>"$WORK/o"
 		"$TIMEIT" 1 "$THEIRS" "$@" >>"$WORK/t"
-		[ "$i" = 0 ] && n=$(reps_after "$WORK/t")
-		i=$((i + 1))
+		[ "$_i" = 0 ] && _reps=$(reps_after "$WORK/t")
+		_i=$((_i + 1))
 	done
-	for f in o t; do
-		if grep -q fail "$WORK/$f"; then
-			[ $f = o ] && cmd=$OURS || cmd=$THEIRS
-			TIMEIT_STDERR=1 "$TIMEIT" 1 "$cmd" "$@" 2>"$WORK/$f.err" >/dev/null
+	for _f in o t; do
+		if grep -q fail "$WORK/$_f"; then
+			[ $_f = o ] && _cmd=$OURS || _cmd=$THEIRS
+			TIMEIT_STDERR=1 "$TIMEIT" 1 "$_cmd" "$@" 2>"$WORK/$_f.err" >/dev/null
 		fi
 	done
 	report "$name" "$WORK/o" "$WORK/t"
