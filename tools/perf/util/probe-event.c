@@ -387,12 +387,7 @@ static bool cache_entry_defines(const struct probe_cache_entry *e, const char *g
 	return false;
 }
 
-/*
- * Append the events of @e's lines to *@tevs, placed on @t's file.  An
- * event @pev names no group of goes to @t's default group, as if resolved
- * here: a copy of the build at another path gets its own group.  The
- * entry is refused whole when a line does not check out (probe-verify.h).
- */
+/* The whole symbol table of @ctx (a probe_target) for the check of its cached lines. */
 static int target_symbols(void *ctx, struct symbol_elf **se)
 {
 	struct probe_target *t = ctx;
@@ -402,6 +397,12 @@ static int target_symbols(void *ctx, struct symbol_elf **se)
 	return ret;
 }
 
+/*
+ * Append the events of @e's lines to *@tevs, placed on @t's file.  An
+ * event @pev names no group of goes to @t's default group, as if resolved
+ * here: a copy of the build at another path gets its own group.  The
+ * entry is refused whole when a line does not check out (probe-verify.h).
+ */
 static int tevs_from_cache_entry(const struct probe_cache *pc, const struct probe_cache_entry *e,
 				 const struct perf_probe_event *pev, struct probe_target *t,
 				 struct probe_trace_event **tevs, int *ntevs)
