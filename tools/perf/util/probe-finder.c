@@ -248,26 +248,6 @@ static bool symtab_raw(Elf *elf, const Elf_Data *data, const GElf_Shdr *shdr,
 	return true;
 }
 
-static bool find_functions_raw(struct debuginfo *dbg, const struct symtab_raw *raw,
-			       const char *pattern, const char *file, bool no_inlines,
-			       struct func_list *fl, bool *in_headers)
-{
-	size_t len = strlen(pattern);
-	bool found = false;
-
-	for (size_t i = 1; i < raw->nr; i++) {
-		const Elf64_Sym *s = &raw->syms[i];
-		GElf_Sym sym;
-
-		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || !s->st_value ||
-		    s->st_name >= raw->strs_len || !symbol_is(raw->strs + s->st_name, pattern, len))
-			continue;
-		sym = *s; /* GElf_Sym is Elf64_Sym */
-		found |= add_function_at(dbg, &sym, file, no_inlines, fl, in_headers);
-	}
-	return found;
-}
-
 /*
  * The functions named @pattern through the symbol table.  A plain scan of
  * the raw .symtab (of the file, else of its debuginfo file) costs a name
@@ -290,7 +270,7 @@ static bool find_functions_by_symbol(struct debuginfo *dbg, const char *pattern,
 		if (!elfs[e] || (e == 1 && elfs[1] == elfs[0]))
 			continue;
 		while ((scn = elf_nextscn(elfs[e], scn))) {
-			struct symtab_raw raw;
+			struct symtab_raw raw = { 0 };
 			Elf_Data *data;
 			size_t nr;
 
@@ -299,18 +279,23 @@ static bool find_functions_by_symbol(struct debuginfo *dbg, const char *pattern,
 				continue;
 			data = elf_getdata(scn, NULL);
 			nr = data ? shdr.sh_size / shdr.sh_entsize : 0;
-			if (symtab_raw(elfs[e], data, &shdr, &raw)) {
-				found = find_functions_raw(dbg, &raw, pattern, file, no_inlines, fl,
-							   in_headers);
-				return found;
-			}
+			if (symtab_raw(elfs[e], data, &shdr, &raw))
+				nr = raw.nr;
 			for (size_t i = 1; i < nr; i++) {
+				const char *name;
 				GElf_Sym sym;
 
-				if (!gelf_getsym(data, i, &sym) ||
-				    GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value ||
-				    !symbol_is(elf_strptr(elfs[e], shdr.sh_link, sym.st_name),
-					       pattern, len))
+				if (raw.syms) {
+					sym = raw.syms[i]; /* GElf_Sym is Elf64_Sym */
+					name = sym.st_name < raw.strs_len ? raw.strs + sym.st_name
+									  : NULL;
+				} else if (gelf_getsym(data, i, &sym)) {
+					name = elf_strptr(elfs[e], shdr.sh_link, sym.st_name);
+				} else {
+					continue;
+				}
+				if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value ||
+				    !symbol_is(name, pattern, len))
 					continue;
 				found |= add_function_at(dbg, &sym, file, no_inlines, fl,
 							 in_headers);
