@@ -859,8 +859,11 @@ char *build_id_cache__link_dir(const struct build_id *bid)
 static int walk_open(int rootfd, const char *rel)
 {
 	struct strbuf err = STRBUF_INIT;
-	int fd = rootfd < 0 ? rootfd : cache_fs__open_dir(rootfd, buildid_dir(), rel, NULL, &err);
+	int fd;
 
+	if (rootfd < 0)
+		return rootfd; /* the root's refusal is told where it is opened */
+	fd = cache_fs__open_dir(rootfd, buildid_dir(), rel, NULL, &err);
 	if (fd == -CACHE_FS_REFUSED)
 		pr_warning("Warning: %s (skipped)\n", err.buf);
 	strbuf_release(&err);
@@ -875,6 +878,8 @@ int build_id_cache__list(struct build_id_cache_entry **entries)
 	char **dirs = NULL;
 	int nr = 0, ndirs;
 
+	if (rootfd == -CACHE_FS_REFUSED)
+		pr_warning("Warning: %s (skipped)\n", err.buf);
 	*entries = NULL;
 	ndirs = fd < 0 ? 0 : lsdir(root, lsdir_no_dot_filter, &dirs);
 	if (fd >= 0)

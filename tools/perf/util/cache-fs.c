@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,13 +20,18 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
-bool cache_fs__trusted(const struct stat *st)
+bool cache_fs__owned(const struct stat *st)
 {
 	static uid_t euid = (uid_t)-1;
 
 	if (euid == (uid_t)-1)
 		euid = geteuid();
-	if (st->st_uid != euid && st->st_uid != 0)
+	return st->st_uid == euid || st->st_uid == 0;
+}
+
+bool cache_fs__trusted(const struct stat *st)
+{
+	if (!cache_fs__owned(st))
 		return false;
 	/* A link's own mode means nothing; its directory is what is checked. */
 	return S_ISLNK(st->st_mode) || !(st->st_mode & (S_IWGRP | S_IWOTH));
@@ -75,19 +81,142 @@ static int check_dir_fd(int fd, const char *path, struct strbuf *err)
 	return 0;
 }
 
+/* The longest chain of links a path may go through, as the kernel's. */
+#define ROOT_MAX_LINKS 40
+
+/* Drop the last component of @path ("/a/b" -> "/a"), for a "..". */
+static void path_up(struct strbuf *path)
+{
+	char *slash = strrchr(path->buf, '/');
+
+	if (slash)
+		strbuf_setlen(path, slash == path->buf ? 1 : (size_t)(slash - path->buf));
+}
+
+/*
+ * Resolve @root as the kernel would, one component at a time, but follow
+ * a symbolic link only when it is owned by the effective user or root:
+ * another user's link (their HOME kept by sudo -E, ~/.debug -> /etc) is
+ * refused like anything of theirs below the root.  Each link is opened
+ * (O_PATH) before it is judged and read, so what is read is what was
+ * checked.  With @create, missing directories are made (0755).  The
+ * directory's fd, or -errno; -CACHE_FS_REFUSED with the line in @err.
+ */
+static int open_root_path(const char *root, bool create, struct strbuf *err)
+{
+	struct strbuf shown = STRBUF_INIT, target = STRBUF_INIT;
+	char *rest = xstrdup(root), *p = rest;
+	int cur, links = 0, ret = 0;
+
+	if (!*root) {
+		free(rest);
+		return -ENOENT;
+	}
+	cur = open(root[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (root[0] == '/')
+		strbuf_addch(&shown, '/');
+	while (*p) {
+		size_t skip = strspn(p, "/"), len = strcspn(p + skip, "/");
+		char *name = xstrndup(p + skip, len);
+		struct stat st;
+		ssize_t n;
+		int fd;
+
+		p += skip + len;
+		if (!len || !strcmp(name, ".")) {
+			free(name);
+			continue;
+		}
+		if (!strcmp(name, "..")) {
+			path_up(&shown);
+		} else {
+			if (shown.len && shown.buf[shown.len - 1] != '/')
+				strbuf_addch(&shown, '/');
+			strbuf_addstr(&shown, name);
+		}
+		fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT && create) {
+			if (mkdirat(cur, name, 0755) < 0 && errno != EEXIST)
+				fd = -1;
+			else
+				fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		}
+		free(name);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			ret = -errno;
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			close(cur);
+			cur = fd;
+			continue;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			close(fd);
+			ret = -ENOTDIR;
+			break;
+		}
+		if (!cache_fs__owned(&st)) {
+			cache_fs__why_untrusted(shown.buf, &st, err);
+			close(fd);
+			ret = -CACHE_FS_REFUSED;
+			break;
+		}
+		strbuf_reset(&target);
+		strbuf_grow(&target, PATH_MAX);
+		n = readlinkat(fd, "", target.buf, PATH_MAX);
+		close(fd);
+		if (n <= 0 || n >= PATH_MAX || ++links > ROOT_MAX_LINKS) {
+			ret = n < 0	      ? -errno
+			      : n == 0	      ? -ENOENT
+			      : n >= PATH_MAX ? -ENAMETOOLONG
+					      : -ELOOP;
+			break;
+		}
+		strbuf_setlen(&target, n);
+		/* The link's target takes its place in what is left to walk. */
+		strbuf_addf(&target, "/%s", p);
+		free(rest);
+		p = rest = strbuf_detach(&target, NULL);
+		path_up(&shown);
+		if (rest[0] == '/') {
+			close(cur);
+			cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+			strbuf_reset(&shown);
+			strbuf_addch(&shown, '/');
+			if (cur < 0) {
+				ret = -errno;
+				break;
+			}
+		}
+	}
+	if (!ret) {
+		/* A real descriptor of the directory: O_PATH ones lock and list nothing. */
+		ret = openat(cur, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (ret < 0)
+			ret = -errno;
+	}
+	if (cur >= 0)
+		close(cur);
+out:
+	free(rest);
+	strbuf_release(&shown);
+	strbuf_release(&target);
+	return ret;
+}
+
 int cache_fs__open_root(const char *root, bool create, struct strbuf *err)
 {
-	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int ret;
+	int fd = open_root_path(root, create, err), ret;
 
-	if (fd < 0 && errno == ENOENT && create) {
-		ret = mkdir_p(root, 0755);
-		if (ret)
-			return ret;
-		fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	}
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ret = check_dir_fd(fd, root, err);
 	if (ret) {
 		close(fd);

@@ -33,6 +33,8 @@
 
 /* Is @st owned by the effective user or root, and not group/other-writable? */
 bool cache_fs__trusted(const struct stat *st);
+/* Is @st owned by the effective user or root (the first half of the rule)? */
+bool cache_fs__owned(const struct stat *st);
 
 /*
  * Append to @err why @path (whose stat is @st) is not trusted, and how to
@@ -42,9 +44,13 @@ bool cache_fs__trusted(const struct stat *st);
 void cache_fs__why_untrusted(const char *path, const struct stat *st, struct strbuf *err);
 
 /*
- * Open the cache root @root (links in @root itself are the user's choice
- * and followed) and check it.  With @create it is made (mode 0755) when
- * missing.  An fd, or -errno; -CACHE_FS_REFUSED with the line in @err.
+ * Open the cache root @root and check it.  A symbolic link on the way to
+ * it (@root itself or a directory above) is followed only when it is owned
+ * by the effective user or root, the rule of everything below the root:
+ * another user's link (~/.debug -> /etc of a HOME that sudo -E kept) is
+ * refused with the line naming it and its owner.  With @create, missing
+ * directories are made (mode 0755).  An fd, or -errno; -CACHE_FS_REFUSED
+ * with the line in @err.
  */
 int cache_fs__open_root(const char *root, bool create, struct strbuf *err);
 

@@ -20,6 +20,7 @@
 
 #include "util/alloc.h"
 #include "util/build-id.h"
+#include "util/cache-fs.h"
 #include "util/debug.h"
 #include "util/probe-cache.h"
 #include "util/probe-index.h"
@@ -351,20 +352,24 @@ int probe_caches__listing(probe_listing_fn fn, probe_listing_err_fn efn, void *c
 {
 	char *path = path_join(buildid_dir(), PROBE_LISTING_NAME);
 	uint64_t stamp = probe_index__links_stamp();
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	/* Read and written from the checked root only: never through a link to it. */
+	int rootfd = build_id_cache__root_fd(false, &err);
 	bool keep = false;
 	int ret = 0;
 
-	if (strbuf_read_regular(&text, AT_FDCWD, path, PROBE_LISTING_MAX) == 0 &&
+	if (rootfd >= 0 && !cache_fs__check_file(rootfd, buildid_dir(), PROBE_LISTING_NAME, &err) &&
+	    strbuf_read_regular(&text, rootfd, PROBE_LISTING_NAME, PROBE_LISTING_MAX) == 0 &&
 	    listing_from(text.buf, text.len, stamp, fn, ctx))
 		goto out;
 	strbuf_reset(&text);
 	ret = listing_walk(stamp, fn, efn, ctx, &text, &keep);
-	if (keep && access(buildid_dir(), W_OK) == 0 &&
-	    write_file_derived(path, text.buf, text.len, 0644))
+	if (keep && rootfd >= 0 && access(buildid_dir(), W_OK) == 0 &&
+	    cache_fs__write_atomic(rootfd, PROBE_LISTING_NAME, text.buf, text.len, 0644, false))
 		pr_debug("Not writing the probe cache listing %s\n", path);
 out:
 	strbuf_release(&text);
+	strbuf_release(&err);
 	free(path);
 	return ret;
 }

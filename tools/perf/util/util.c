@@ -144,9 +144,9 @@ static int open_tmp_beside(const char *path, struct strbuf *tmp, mode_t mode)
 }
 
 /* fsync, close and rename @fd's file @tmp to @path, or remove it on error. */
-static int commit_tmp_sync(int fd, const char *tmp, const char *path, int ret, bool sync)
+static int commit_tmp(int fd, const char *tmp, const char *path, int ret)
 {
-	if (!ret && sync && fsync(fd) < 0)
+	if (!ret && fsync(fd) < 0)
 		ret = -errno;
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
@@ -157,13 +157,7 @@ static int commit_tmp_sync(int fd, const char *tmp, const char *path, int ret, b
 	return ret;
 }
 
-static int commit_tmp(int fd, const char *tmp, const char *path, int ret)
-{
-	return commit_tmp_sync(fd, tmp, path, ret, true);
-}
-
-static int write_file_replacing(const char *path, const void *data, size_t len, mode_t mode,
-				bool sync)
+int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	int fd = open_tmp_beside(path, &tmp, mode);
@@ -173,19 +167,9 @@ static int write_file_replacing(const char *path, const void *data, size_t len, 
 		strbuf_release(&tmp);
 		return fd;
 	}
-	ret = commit_tmp_sync(fd, tmp.buf, path, write_all(fd, data, len), sync);
+	ret = commit_tmp(fd, tmp.buf, path, write_all(fd, data, len));
 	strbuf_release(&tmp);
 	return ret;
-}
-
-int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode)
-{
-	return write_file_replacing(path, data, len, mode, true);
-}
-
-int write_file_derived(const char *path, const void *data, size_t len, mode_t mode)
-{
-	return write_file_replacing(path, data, len, mode, false);
 }
 
 int copyfile_atomic(const char *from, const char *to, mode_t mode)

@@ -29,11 +29,6 @@ int write_all(int fd, const void *data, size_t len);
 
 /* Write @len bytes of @data to @path the same way.  0 or -errno. */
 int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode);
-/*
- * The same without the fsync, for a file made again from others when lost
- * (an index): a crash may lose or truncate it, its readers check it.
- */
-int write_file_derived(const char *path, const void *data, size_t len, mode_t mode);
 
 /*
  * The names of the entries of directory @dir for which @filter (may be NULL)

@@ -239,6 +239,76 @@ static void test_junk_of_dead_writers_goes_a_live_ones_stays(void)
 	close(root);
 }
 
+/* The inode of directory fd @fd is the one at @rel of the test directory. */
+static bool same_dir(int fd, const char *rel)
+{
+	struct stat a, b;
+	char *p = at(rel);
+	bool ret = fd >= 0 && fstat(fd, &a) == 0 && stat(p, &b) == 0 && a.st_ino == b.st_ino;
+
+	free(p);
+	return ret;
+}
+
+static void test_root_follows_only_links_of_yours_or_roots(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *p;
+	int fd;
+
+	p = at("r");
+	CHECK_INT(mkdir(p, 0755), ==, 0);
+	free(p);
+	p = at("r/real");
+	CHECK_INT(mkdir(p, 0755), ==, 0);
+	free(p);
+	p = at("r/rel");
+	CHECK_INT(symlink("../r/./real", p), ==, 0); /* relative, through .. */
+	free(p);
+	p = at("r/abs");
+	CHECK_INT(symlink(tmpdir, p), ==, 0); /* absolute, then more to walk */
+	free(p);
+	p = at("r/rel");
+	fd = cache_fs__open_root(p, false, &err);
+	CHECK(same_dir(fd, "r/real"));
+	close(fd);
+	free(p);
+	p = at("r/abs/r/rel/");
+	fd = cache_fs__open_root(p, false, &err);
+	CHECK(same_dir(fd, "r/real"));
+	close(fd);
+	free(p);
+	/* Missing ones are made at the link's target, not beside the link. */
+	p = at("r/made");
+	CHECK_INT(symlink("real/new/deeper", p), ==, 0);
+	fd = cache_fs__open_root(p, true, &err);
+	CHECK(same_dir(fd, "r/real/new/deeper"));
+	close(fd);
+	free(p);
+	p = at("r/loop");
+	CHECK_INT(symlink("loop", p), ==, 0);
+	CHECK_INT(cache_fs__open_root(p, false, &err), ==, -ELOOP);
+	free(p);
+	if (geteuid() == 0) {
+		p = at("r/theirs");
+		CHECK_INT(symlink("real", p), ==, 0);
+		CHECK_INT(lchown(p, 4242, 4242), ==, 0);
+		strbuf_reset(&err);
+		CHECK_INT(cache_fs__open_root(p, false, &err), ==, -CACHE_FS_REFUSED);
+		CHECK(strstr(err.buf, "owned by uid 4242") != NULL);
+		CHECK(strstr(err.buf, "/r/theirs:") != NULL);
+		free(p);
+		/* Above the root too, and the line names the link. */
+		p = at("r/theirs/new");
+		strbuf_reset(&err);
+		CHECK_INT(cache_fs__open_root(p, true, &err), ==, -CACHE_FS_REFUSED);
+		CHECK(strstr(err.buf, "/r/theirs:") != NULL);
+		CHECK(!exists("r/real/new2"));
+		free(p);
+	}
+	strbuf_release(&err);
+}
+
 static void test_removes_the_temporary_directory(void)
 {
 	CHECK_INT(rm_rf(tmpdir), ==, 0);
@@ -252,4 +322,5 @@ TESTS(TEST(test_makes_a_temporary_directory),
       TEST(test_check_file_refuses_what_is_not_a_regular_file),
       TEST(test_remove_tree_removes_links_not_their_targets),
       TEST(test_junk_of_dead_writers_goes_a_live_ones_stays),
+      TEST(test_root_follows_only_links_of_yours_or_roots),
       TEST(test_removes_the_temporary_directory));
