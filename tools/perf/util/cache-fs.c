@@ -506,6 +506,15 @@ void cache_fs__unmake(int dirfd, struct cache_fs_made *made)
 	cache_fs__made_release(made);
 }
 
+const char *cache_fs__kind(const struct stat *st)
+{
+	return S_ISREG(st->st_mode)    ? "a regular file"
+	       : S_ISLNK(st->st_mode)  ? "a symbolic link"
+	       : S_ISFIFO(st->st_mode) ? "a FIFO"
+	       : S_ISDIR(st->st_mode)  ? "a directory"
+				       : "a device or socket";
+}
+
 int cache_fs__check_file(int dirfd, const char *base, const char *name, struct strbuf *err)
 {
 	struct stat st;
@@ -514,10 +523,7 @@ int cache_fs__check_file(int dirfd, const char *base, const char *name, struct s
 		return -errno;
 	if (!S_ISREG(st.st_mode)) {
 		strbuf_addf(err, "refusing %s/%s: not a regular file (%s); remove it", base, name,
-			    S_ISLNK(st.st_mode)	   ? "a symbolic link"
-			    : S_ISFIFO(st.st_mode) ? "a FIFO"
-			    : S_ISDIR(st.st_mode)  ? "a directory"
-						   : "a device or socket");
+			    cache_fs__kind(&st));
 		return -CACHE_FS_REFUSED;
 	}
 	if (!cache_fs__trusted(&st)) {

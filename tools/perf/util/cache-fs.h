@@ -132,6 +132,8 @@ void cache_fs_walk__unmake(struct cache_fs_walk *w);
  * the line in @err (a link, a FIFO, a device, another user's file).
  */
 int cache_fs__check_file(int dirfd, const char *base, const char *name, struct strbuf *err);
+/* What @st is, for those lines: "a FIFO", "a symbolic link", "a device or socket", ... */
+const char *cache_fs__kind(const struct stat *st);
 
 /*
  * Remove @name of @dirfd and everything below it, never following a link

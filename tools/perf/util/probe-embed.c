@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/build-id.h"
+#include "util/cache-fs.h"
 #include "util/debug.h"
 #include "util/debuginfod.h"
 #include "util/probe-cache.h"
@@ -51,43 +52,45 @@ static int embed_check(const char *text, size_t len, const struct build_id *bid,
 	return 0;
 }
 
-/* The probes file of @bid in the build-id cache (through its .build-id link). */
-static char *cached_probes(const struct build_id *bid)
+/*
+ * The probes file of @bid in the build-id cache (through its .build-id
+ * link), read through the checked walk: 0, or -errno (-CACHE_FS_REFUSED
+ * with the line in @err).
+ */
+static int cached_probes(const struct build_id *bid, struct strbuf *text, char **path,
+			 struct strbuf *err)
 {
-	char *dir = build_id_cache__link_dir(bid), *path;
+	char *dir = build_id_cache__link_dir(bid);
+	int fd, ret;
 
+	*path = NULL;
 	if (!dir)
-		return NULL;
-	path = path_join(dir, "probes");
+		return -ENOENT;
+	*path = path_join(dir, "probes");
+	fd = build_id_cache__open_dir(dir, err);
+	ret = fd < 0 ? fd : cache_fs__check_file(fd, dir, "probes", err);
+	if (!ret)
+		ret = strbuf_read_regular(text, fd, "probes", PROBE_CACHE_MAX_FILE);
+	if (fd >= 0)
+		close(fd);
 	free(dir);
-	if (access(path, R_OK)) {
-		free(path);
-		return NULL;
-	}
-	return path;
+	return ret;
 }
 
-/* Copy @from into the new file @fd. */
-static int copy_into(const char *from, int fd)
+/* Copy all of @in (from its start) into the new file @fd. */
+static int copy_into(int in, int fd)
 {
 	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC);
+	off_t at = 0;
 	ssize_t n;
 
-	if (in < 0)
-		return -errno;
-	while ((n = read(in, buf, sizeof(buf))) > 0) {
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(fd, buf + off, n - off);
+	while ((n = pread(in, buf, sizeof(buf), at)) > 0) {
+		int ret = write_all(fd, buf, n);
 
-			if (w < 0) {
-				close(in);
-				return -errno;
-			}
-			off += w;
-		}
+		if (ret)
+			return ret;
+		at += n;
 	}
-	close(in);
 	return n < 0 ? -errno : 0;
 }
 
@@ -262,25 +265,118 @@ out:
 	return ret;
 }
 
+/*
+ * FILE of --embed, as root may rewrite it: its directory reached as the
+ * cache root is (links of yours or root's only) and trusted (owned by you
+ * or root, writable by nobody else, so nobody can swap FILE or its copy
+ * meanwhile), FILE a regular file owned by you or root, judged before it
+ * is opened (a FIFO or a device is never opened, so never waited on) and
+ * opened O_NOFOLLOW.  0 with *@dirfd, *@fd, *@st and *@base (in @file);
+ * -errno after one line on stderr.
+ */
+static int open_embed_target(const char *file, int *dirfd, int *fd, struct stat *st,
+			     const char **base)
+{
+	struct strbuf err = STRBUF_INIT;
+	const char *slash = strrchr(file, '/');
+	char *dir =
+		slash ? xstrndup(file, slash == file ? 1 : (size_t)(slash - file)) : xstrdup(".");
+	struct stat now;
+	int ret;
+
+	*fd = -1;
+	*base = slash ? slash + 1 : file;
+	*dirfd = cache_fs__open_root(dir, false, &err);
+	ret = *dirfd < 0 ? *dirfd : 0;
+	if (ret == -CACHE_FS_REFUSED) {
+		pr_err("Error: not embedding into %s: %s\n", file, err.buf);
+		goto out;
+	}
+	if (!ret && (!**base || !strcmp(*base, ".") || !strcmp(*base, "..")))
+		ret = -EISDIR;
+	if (!ret && fstatat(*dirfd, *base, st, AT_SYMLINK_NOFOLLOW) < 0)
+		ret = -errno;
+	if (ret) {
+		pr_err("Error: %s: %s\n", file, strerror(-ret));
+		goto out;
+	}
+	ret = -CACHE_FS_REFUSED;
+	if (!S_ISREG(st->st_mode)) {
+		pr_err("Error: not embedding into %s: %s, not a regular file\n", file,
+		       cache_fs__kind(st));
+		goto out;
+	}
+	if (!cache_fs__owned(st)) {
+		cache_fs__why_untrusted(file, st, &err);
+		pr_err("Error: not embedding into %s: %s\n", file, err.buf);
+		goto out;
+	}
+	*fd = openat(*dirfd, *base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0 || fstat(*fd, &now) < 0) {
+		ret = -errno;
+		pr_err("Error: %s: %s\n", file, strerror(-ret));
+		goto out;
+	}
+	if (!S_ISREG(now.st_mode) || now.st_ino != st->st_ino || now.st_dev != st->st_dev) {
+		pr_err("Error: not embedding into %s: it changed while it was opened\n", file);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret) {
+		if (*fd >= 0)
+			close(*fd);
+		if (*dirfd >= 0)
+			close(*dirfd);
+		*fd = *dirfd = -1;
+	}
+	free(dir);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The build-id of the ELF file open at @fd (@size bytes): 0 or -errno. */
+static int fd_build_id(int fd, uint64_t size, struct build_id *bid)
+{
+	Elf *elf;
+	int ret;
+
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		ret = -ENOEXEC;
+	else
+		ret = elf__read_build_id(elf, size, bid);
+	elf_end(elf);
+	return ret;
+}
+
 int probe_embed__write(const char *file)
 {
-	struct strbuf text = STRBUF_INIT, sec = STRBUF_INIT;
-	char sbid[2 * BUILD_ID_SIZE + 1], why[256], *probes = NULL, *tmp = NULL;
-	const char *body, *elf_why;
+	struct strbuf text = STRBUF_INIT, sec = STRBUF_INIT, tmp = STRBUF_INIT, err = STRBUF_INIT;
+	char sbid[2 * BUILD_ID_SIZE + 1], why[256], *probes = NULL;
+	const char *body, *elf_why, *base;
 	struct probe_cache *pc = probe_cache__new();
 	struct build_id bid;
 	struct stat st;
-	int fd = -1, ifd, ret;
+	int dirfd, ifd, fd = -1, ret;
 
-	ret = filename__read_build_id(file, &bid);
+	ret = open_embed_target(file, &dirfd, &ifd, &st, &base);
+	if (ret)
+		goto out;
+	ret = fd_build_id(ifd, st.st_size, &bid);
 	if (ret) {
 		pr_err("Error: Failed to read the build-id of %s: %s\n", file,
 		       build_id__strerror(ret));
 		goto out;
 	}
 	build_id__sprintf(&bid, sbid);
-	probes = cached_probes(&bid);
-	if (!probes || strbuf_read_regular(&text, AT_FDCWD, probes, PROBE_CACHE_MAX_FILE) < 0) {
+	ret = cached_probes(&bid, &text, &probes, &err);
+	if (ret == -CACHE_FS_REFUSED) {
+		pr_err("Error: %s\n", err.buf);
+		goto out;
+	}
+	if (ret) {
 		pr_err("Error: no probe cache of build-id %s (of %s): add its probes with perf probe --cache first\n",
 		       sbid, file);
 		ret = -ENOENT;
@@ -293,53 +389,58 @@ int probe_embed__write(const char *file)
 		snprintf(why, sizeof(why), "it has no entries");
 		ret = -ENODATA;
 	}
+	if (!ret && sec.len > PROBE_EMBED_MAX_SECTION) {
+		snprintf(why, sizeof(why),
+			 "the section would be %zu bytes, over the %u MiB a host takes", sec.len,
+			 PROBE_EMBED_MAX_SECTION >> 20);
+		ret = -EFBIG;
+	}
 	if (ret) {
 		pr_err("Error: not embedding the probe cache %s: %s\n", probes, why);
 		goto out;
 	}
-	if (stat(file, &st)) {
-		ret = -errno;
-		pr_err("Error: %s: %s\n", file, strerror(-ret));
-		goto out;
-	}
-	/* A copy is changed and renamed over the file: all or nothing. */
-	tmp = xmalloc(strlen(file) + 16);
-	sprintf(tmp, "%s.embed.XXXXXX", file);
-	fd = mkstemp(tmp);
-	if (fd < 0 || fchmod(fd, st.st_mode & 07777) || (ret = copy_into(file, fd))) {
-		ret = ret ? ret : -errno;
+	/*
+	 * A copy is changed and renamed over the file: all or nothing.  It
+	 * keeps FILE's permissions but never a set-user/group-ID bit: root's
+	 * copy of a setuid file would be a setuid-root program.
+	 */
+	fd = cache_fs__open_tmp(dirfd, base, st.st_mode & 0777, &tmp);
+	if (fd >= 0 && fchown(fd, -1, st.st_gid) < 0)
+		pr_debug("embed: %s keeps the group %u: %s\n", file, (unsigned int)getegid(),
+			 strerror(errno));
+	ret = fd < 0 ? fd : copy_into(ifd, fd);
+	if (ret) {
 		pr_err("Error: Failed to write a copy of %s: %s\n", file, strerror(-ret));
 		goto out;
 	}
-	ifd = open(file, O_RDONLY | O_CLOEXEC);
-	ret = ifd < 0 ? -errno : put_section(ifd, fd, sec.buf, sec.len, &elf_why);
-	if (ifd < 0)
-		elf_why = strerror(-ret);
-	else
-		close(ifd);
+	ret = put_section(ifd, fd, sec.buf, sec.len, &elf_why);
 	if (ret) {
 		pr_err("Error: Failed to add the section %s to %s: %s\n", PROBE_EMBED_SECTION, file,
 		       elf_why);
 		goto out;
 	}
-	if (fsync(fd) || rename(tmp, file)) {
+	if (fsync(fd) || renameat(dirfd, tmp.buf, dirfd, base)) {
 		ret = -errno;
 		pr_err("Error: Failed to replace %s: %s\n", file, strerror(-ret));
 		goto out;
 	}
-	free(tmp);
-	tmp = NULL;
+	strbuf_reset(&tmp);
 	pr_info("Embedded %d cached probe entries of build-id %s into %s\n", pc->nr, sbid, file);
 out:
 	if (fd >= 0)
 		close(fd);
-	if (tmp)
-		unlink(tmp);
-	free(tmp);
+	if (tmp.len)
+		unlinkat(dirfd, tmp.buf, 0);
+	if (ifd >= 0)
+		close(ifd);
+	if (dirfd >= 0)
+		close(dirfd);
 	free(probes);
 	probe_cache__close(pc);
 	strbuf_release(&text);
 	strbuf_release(&sec);
+	strbuf_release(&tmp);
+	strbuf_release(&err);
 	return ret;
 }
 

@@ -24,6 +24,14 @@
  * probes file, the list of changed entries of the index, a link target.
  */
 #define PROBE_CACHE_MAX_FILE (64 << 20)
+
+/*
+ * The largest .perf.probes section written by --embed or taken from
+ * debuginfod (Documentation/perf-probe.txt): a cached entry is a few
+ * hundred bytes, so this holds tens of thousands of them, while a server
+ * can not make a host download, keep or parse more.
+ */
+#define PROBE_EMBED_MAX_SECTION (16u << 20)
 #define PROBE_INDEX_MAX_DIRTY (16 << 20)
 
 #endif

@@ -102,7 +102,7 @@ test_expect_success '--embed refuses bad input in one line and leaves the file a
 	echo "not elf" >text.file &&
 	test_refuses env HOME=$BUILD "$PERF" probe --cache --embed text.file &&
 	grep -q "text.file" err && test "$(cat text.file)" = "not elf" &&
-	! ls srv/*.embed.* 2>/dev/null
+	! ls srv/*.tmp.* 2>/dev/null
 '
 
 # The kernel: a small ELF of the running kernel's build-id stands for its
