@@ -80,8 +80,8 @@ test_expect_success ROOT 'a link of root'"'"'s own (relative, through ..) is fol
 
 test_expect_success ROOT 'a link loop is an error, not a hang' '
 	ln -s loop2 "$TEST_TMP/loop1" && ln -s loop1 "$TEST_TMP/loop2" &&
-	PERF_BUILDID_DIR=$TEST_TMP/loop1 timeout 10 "$PERF" buildid-cache -a "$TEST_TMP/app" 2>err
-	rc=$? && cat err && test $rc -ne 0 && test $rc -ne 124 && test_line_count = 1 err
+	{ PERF_BUILDID_DIR=$TEST_TMP/loop1 timeout 10 "$PERF" buildid-cache -a "$TEST_TMP/app" 2>err; rc=$?; } &&
+	cat err && test $rc -ne 0 && test $rc -ne 124 && test_line_count = 1 err
 '
 
 test_done
