@@ -118,7 +118,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 {
 	struct debuginfo *dbg = userdata ? *userdata : NULL;
 	const char *preferred = dbg ? dbg->debug_file : NULL;
-	int fd;
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	/* A client cache with a FIFO in it would have libdwfl's client wait for ever. */
+	int n = dwfl_module_build_id(mod, &bits, &vaddr), fd;
+	char *guard;
 
 	if (preferred) {
 		if (!same_build(dbg, mod, preferred, -1))
@@ -129,8 +133,10 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 			return fd;
 		}
 	}
+	guard = n > 0 ? debuginfod__guard_dwfl(bits, n) : NULL;
 	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					  debuglink_crc, debuginfo_file_name);
+	debuginfod__unguard_dwfl(guard);
 	if (fd >= 0 && dbg && !same_build(dbg, mod, *debuginfo_file_name, fd)) {
 		free(*debuginfo_file_name);
 		*debuginfo_file_name = NULL;

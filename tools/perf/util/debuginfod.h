@@ -34,9 +34,34 @@ int debuginfod__find_source(const struct build_id *bid, const char *urls, const 
  * file holding the section's bytes (debuginfod_find_section()).  The same
  * returns as debuginfod__find_debuginfo(); -ENOENT when no file of @bid has
  * it.  A server found unreachable is not asked again by this process.
+ * @max (0: none) bounds what is downloaded: a Content-Length over it is
+ * refused before the body (DEBUGINFOD_MAXSIZE), and no file grows past it
+ * meanwhile (RLIMIT_FSIZE, so a body without a length or one that
+ * inflates stops there); -EFBIG then, when that is known to be the cause.
  */
 int debuginfod__find_section(const struct build_id *bid, const char *urls, const char *section,
-			     char **path);
+			     size_t max, char **path);
+
+/*
+ * Can the client cache of @bid be read without waiting forever?  The
+ * client cache root (as libdebuginfod finds it), @bid's directory there
+ * and every file in it are checked by the trust rule of cache-fs.h: no
+ * FIFO, device or link (libdebuginfod opens a cached file without
+ * O_NONBLOCK, and would wait on a FIFO for ever), nothing another user
+ * owns or may write.  0 (also when there is nothing cached yet), or
+ * -CACHE_FS_REFUSED with the line in @err.  Every fetch above checks it
+ * first and, refused, warns once per build-id and asks no server.
+ */
+int debuginfod__check_cache(const struct build_id *bid, struct strbuf *err);
+
+/*
+ * libdwfl's own client is about to look up the build-id @bits (@len
+ * bytes): when its client cache is refused (warned once, as above), the
+ * servers are hidden from it, and a string to give back to
+ * debuginfod__unguard_dwfl() after the lookup is returned; NULL otherwise.
+ */
+char *debuginfod__guard_dwfl(const unsigned char *bits, int len);
+void debuginfod__unguard_dwfl(char *saved);
 
 /*
  * libdwfl fetches a module's debuginfo from the servers itself, with a

@@ -444,12 +444,16 @@ out:
 	return ret;
 }
 
-/* Keep the entries of @from as (part of) the probe cache of @name/@bid. */
+/*
+ * Keep the entries of @from as (part of) the probe cache of @name/@bid;
+ * an entry this made is taken back when that fails.
+ */
 static int keep_cache(const char *name, const char *file, const struct build_id *bid,
 		      const struct probe_cache *from)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct probe_cache *pc;
+	bool had = build_id_cache__cached(name, bid);
 	char *dir;
 	int ret = build_id_cache__add(name, file, bid, false);
 
@@ -467,51 +471,109 @@ static int keep_cache(const char *name, const char *file, const struct build_id 
 		ret = probe_cache__commit(pc);
 		probe_cache__close(pc);
 	}
+	if (ret && !had)
+		build_id_cache__remove(name, bid);
 	free(dir);
 	strbuf_release(&err);
 	return ret;
 }
 
-int probe_embed__fetch(const char *name, const char *file, const struct build_id *bid)
+/*
+ * The entries of @all that @check passes, into @good; the first refusal
+ * ("line N: reason", N a line of the section) in @why, and their count.
+ */
+static int checked_entries(const struct probe_cache *all, probe_embed_check_fn check, void *ctx,
+			   struct probe_cache *good, struct strbuf *why)
+{
+	struct strbuf reason = STRBUF_INIT;
+	int refused = 0;
+
+	for (int i = 0; i < all->nr; i++) {
+		const struct probe_cache_entry *e = &all->entries[i];
+		int line = 0;
+
+		strbuf_reset(&reason);
+		if (check && check(ctx, e, &line, &reason)) {
+			if (!refused++)
+				/* +1: the section's first line is its "perf-probes 1 ID" */
+				strbuf_addf(why, "line %d: %s", (line ? line : e->header_no) + 1,
+					    reason.buf);
+			continue;
+		}
+		probe_cache__add_entry(good, e->sdt, e->spec, e->lines, e->nr_lines);
+	}
+	strbuf_release(&reason);
+	return refused;
+}
+
+int probe_embed__fetch(const char *name, const char *file, const struct build_id *bid,
+		       probe_embed_check_fn check, void *ctx)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS"), *body;
-	struct strbuf text = STRBUF_INIT;
-	struct probe_cache *pc;
-	char sbid[2 * BUILD_ID_SIZE + 1], why[256], *path;
-	int ret;
+	struct strbuf text = STRBUF_INIT, refusal = STRBUF_INIT;
+	struct probe_cache *all = probe_cache__new(), *good = probe_cache__new();
+	char sbid[2 * BUILD_ID_SIZE + 1], why[256], *path = NULL;
+	int ret, refused = 0;
 
 	if (!urls || !*urls)
-		return 1;
+		goto out_none;
 	build_id__sprintf(bid, sbid);
-	ret = debuginfod__find_section(bid, NULL, PROBE_EMBED_SECTION, &path);
-	if (ret) {
+	ret = debuginfod__find_section(bid, NULL, PROBE_EMBED_SECTION, PROBE_EMBED_MAX_SECTION,
+				       &path);
+	/* Bounded twice: the download, and what is read of a file cached before. */
+	if (!ret)
+		ret = strbuf_read_regular(&text, AT_FDCWD, path, PROBE_EMBED_MAX_SECTION);
+	if (ret == -EFBIG) {
+		snprintf(why, sizeof(why), "it is larger than %u MiB",
+			 PROBE_EMBED_MAX_SECTION >> 20);
+	} else if (ret == -EINVAL) {
+		snprintf(why, sizeof(why), "%s is not a regular file", path);
+	} else if (ret) {
 		pr_debug("debuginfod: no section %s of %s: %s\n", PROBE_EMBED_SECTION, sbid,
 			 strerror(-ret));
-		return 1;
+		goto out_none;
+	} else {
+		ret = embed_check(text.buf, text.len, bid, all, &body, why, sizeof(why));
 	}
-	ret = strbuf_read_file(&text, path);
-	free(path);
-	if (ret < 0) {
-		strbuf_release(&text);
-		return 1;
+	if (!ret && !all->nr) {
+		snprintf(why, sizeof(why), "it has no entries");
+		ret = -ENODATA;
 	}
-	pc = probe_cache__new();
-	ret = embed_check(text.buf, text.len, bid, pc, &body, why, sizeof(why));
+	/* Every entry is checked before anything is kept: only those that pass are. */
+	if (!ret) {
+		refused = checked_entries(all, check, ctx, good, &refusal);
+		if (!good->nr) {
+			snprintf(why, sizeof(why), "%s", refusal.buf);
+			ret = -EBADMSG;
+		}
+	}
 	if (ret) {
 		pr_warning(
 			"Warning: not using the probe cache section of build-id %s from %s (%s): using the debuginfo\n",
 			sbid, debuginfod__last_url(), why);
-	} else {
-		ret = keep_cache(name, file, bid, pc);
-		if (ret)
-			pr_warning(
-				"Warning: Failed to keep the probe cache section of build-id %s: %s\n",
-				sbid, strerror(-ret));
-		else
-			pr_debug("debuginfod: %d probe cache entries of %s from %s\n", pc->nr, sbid,
-				 debuginfod__last_url());
+		goto out_none;
 	}
-	probe_cache__close(pc);
+	if (refused)
+		pr_warning(
+			"Warning: not using %d of the %d entries of the probe cache section of build-id %s from %s (%s)\n",
+			refused, all->nr, sbid, debuginfod__last_url(), refusal.buf);
+	ret = keep_cache(name, file, bid, good);
+	if (ret) {
+		pr_warning("Warning: Failed to keep the probe cache section of build-id %s: %s\n",
+			   sbid, strerror(-ret));
+		goto out_none;
+	}
+	pr_debug("debuginfod: %d probe cache entries of %s from %s\n", good->nr, sbid,
+		 debuginfod__last_url());
+	ret = 0;
+	goto out;
+out_none:
+	ret = 1;
+out:
+	free(path);
+	probe_cache__close(all);
+	probe_cache__close(good);
 	strbuf_release(&text);
-	return ret ? 1 : 0;
+	strbuf_release(&refusal);
+	return ret;
 }

@@ -23,6 +23,7 @@
 #include "util/probe-cache.h"
 #include "util/probe-embed.h"
 #include "util/probe-target.h"
+#include "util/probe-verify.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"
 #include "util/target-ns.h"
@@ -389,16 +390,33 @@ char *probe_target__cache_entry(const struct probe_target *t, const char *file)
 	return NULL;
 }
 
-/* No local probe cache: the one embedded in its debuginfo, from debuginfod. */
+/* A fetched entry is checked as a cached one is before it is placed. */
+static int check_fetched_entry(void *ctx, const struct probe_cache_entry *e, int *line,
+			       struct strbuf *why)
+{
+	return probe_verifier__check(ctx, e, line, why);
+}
+
+/*
+ * No local probe cache: the one embedded in its debuginfo, from
+ * debuginfod, of which only the entries that check out on this target
+ * are kept.
+ */
 static int fetch_embedded_cache(const struct probe_target *t)
 {
+	struct probe_verifier v = { 0 };
 	struct build_id bid;
 	char *name;
 	int ret;
 
 	if (probe_target__cache_id(t, &name, &bid))
 		return 1;
-	ret = probe_embed__fetch(name, t->path ? t->path : probe_conf.vmlinux, &bid);
+	v.uprobes = t->uprobes;
+	v.path = t->uprobes ? t->path : probe_conf.vmlinux;
+	v.owner = name[0] == '/' ? name : NULL; /* the path it is cached for */
+	ret = probe_embed__fetch(name, t->path ? t->path : probe_conf.vmlinux, &bid,
+				 check_fetched_entry, &v);
+	probe_verifier__clear(&v);
 	free(name);
 	return ret;
 }
