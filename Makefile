@@ -147,6 +147,7 @@ FUZZ_TARGETS := \
 	strfilter \
 	sdt-arg \
 	bundle \
+	embed \
 	elf \
 	sdt-note \
 	dwarf \

@@ -21,12 +21,7 @@
 
 #define EMBED_MAGIC "perf-probes 1 "
 
-/*
- * Check the text of a section against @bid: 0 with the probes file's text
- * at *@body, or -EBADMSG with a static reason in *@why.  @pc gets its
- * entries (may be NULL).
- */
-static int embed_check(const char *text, size_t len, const struct build_id *bid,
+int probe_embed__parse(const char *text, size_t len, const struct build_id *bid,
 		       struct probe_cache *pc, const char **body, char *why, size_t whylen)
 {
 	char sbid[2 * BUILD_ID_SIZE + 1];
@@ -384,7 +379,7 @@ int probe_embed__write(const char *file)
 	}
 	strbuf_addf(&sec, "%s%s\n", EMBED_MAGIC, sbid);
 	strbuf_add(&sec, text.buf, text.len);
-	ret = embed_check(sec.buf, sec.len, &bid, pc, &body, why, sizeof(why));
+	ret = probe_embed__parse(sec.buf, sec.len, &bid, pc, &body, why, sizeof(why));
 	if (!ret && !pc->nr) {
 		snprintf(why, sizeof(why), "it has no entries");
 		ret = -ENODATA;
@@ -533,7 +528,7 @@ int probe_embed__fetch(const char *name, const char *file, const struct build_id
 			 strerror(-ret));
 		goto out_none;
 	} else {
-		ret = embed_check(text.buf, text.len, bid, all, &body, why, sizeof(why));
+		ret = probe_embed__parse(text.buf, text.len, bid, all, &body, why, sizeof(why));
 	}
 	if (!ret && !all->nr) {
 		snprintf(why, sizeof(why), "it has no entries");

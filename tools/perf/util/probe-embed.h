@@ -26,10 +26,21 @@
 
 #include "util/build-id.h"
 
+struct probe_cache;
 struct probe_cache_entry;
 struct strbuf;
 
 #define PROBE_EMBED_SECTION ".perf.probes"
+
+/*
+ * The text @text (@len bytes) of a section, for the build-id @bid: 0 with
+ * the probes file's text at *@body and its entries appended to @pc (may
+ * be NULL), or -EBADMSG with the reason in @why ("it names the build-id
+ * X", "line N: reason", N a line of the section).  The size bound and the
+ * check of each entry are probe_embed__fetch()'s.
+ */
+int probe_embed__parse(const char *text, size_t len, const struct build_id *bid,
+		       struct probe_cache *pc, const char **body, char *why, size_t whylen);
 
 /*
  * --cache --embed FILE: 0, or -errno after one line on stderr (FILE is
