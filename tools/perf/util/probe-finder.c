@@ -444,8 +444,8 @@ static bool at_entry(Dwarf_Die *func, Dwarf_Addr a, bool mapped)
 /*
  * Collect the statement rows of line @lineno of @file (NULL: any) whose
  * address is in @func (NULL: any function of @cu).  Returns 0, or the
- * line of an earlier row at the same address as one of them: perf refuses
- * such a line, it could not tell them apart.
+ * line of an earlier row at the same address as one of them (-1: the
+ * function's entry): perf refuses such a line, we place it with a warning.
  */
 static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int lineno,
 			  struct place_list *pl, const char *name)
@@ -515,6 +515,50 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 			place_list__add(pl, a, cu, &f, die_func_name(&f));
 	}
 	return shared;
+}
+
+/*
+ * A line whose first row shares its address with other lines (perf
+ * refuses it): gdb breaks there, and so do we, with one warning naming
+ * the other lines of @file at the places @from.. of @pl.  @what is the
+ * line as the spec names it.
+ */
+static void warn_shared_line(Dwarf_Die *cu, const char *file, int lineno, struct place_list *pl,
+			     int from, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+	Dwarf_Lines *lines;
+	size_t nlines;
+	int total = 0;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines))
+		return;
+	for (int p = from; p < pl->nr; p++) {
+		int seen[8], nseen = 0;
+
+		for (size_t i = 0; i < nlines; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			const char *src = dwarf_linesrc(l, NULL, NULL);
+			Dwarf_Addr a;
+			int ln, k;
+
+			if (dwarf_lineaddr(l, &a) || a != pl->p[p].addr || dwarf_lineno(l, &ln) ||
+			    ln == lineno || !src || (file && !source_file_matches(src, file)))
+				continue;
+			for (k = 0; k < nseen && seen[k] != ln; k++)
+				;
+			if (k < nseen || nseen == 8)
+				continue;
+			seen[nseen++] = ln;
+			total++;
+			strbuf_addf(&sb, "%s%d", sb.len ? ", " : "", ln);
+		}
+		if (nseen)
+			strbuf_addf(&sb, " (0x%" PRIx64 ")", (uint64_t)pl->p[p].addr);
+	}
+	pr_warning("Warning: %s shares its address with line%s %s of %s: probed there, as gdb breaks.\n",
+		   what, total > 1 ? "s" : "", sb.len ? sb.buf : "(none)", file ? file : "its file");
+	strbuf_release(&sb);
 }
 
 /* Does @line match the lazy pattern @pat, ignoring spaces in both? */
@@ -627,18 +671,19 @@ struct src_walk {
 static int src_walk_cu(Dwarf_Die *cu, const char *path, void *arg)
 {
 	struct src_walk *w = arg;
-	int shared;
+	int shared, from;
 
 	if (w->pp->lazy_line)
 		return find_lazy_rows(w->dbg, cu, NULL, path, w->pp->lazy_line, w->pl, NULL) < 0
 			       ? -ENOENT
 			       : 0;
+	from = w->pl->nr;
 	shared = find_line_rows(cu, NULL, path, w->pp->line, w->pl, NULL);
 	if (shared) {
-		pr_err("This line is sharing the address with other lines.\n"
-		       "Please try to probe at %s:%d instead.\n",
-		       path, shared);
-		return -EEXIST;
+		char *what = synthesize_perf_probe_point(w->pp);
+
+		warn_shared_line(cu, path, w->pp->line, w->pl, from, what);
+		free(what);
 	}
 	return 0;
 }
@@ -902,14 +947,16 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 		} else if (pp->line) {
 			int decl = 0;
 
+			int from = pl->nr;
+
 			dwarf_decl_line(func, &decl);
-			ret = find_line_rows(cu, func, die_decl_file(func), decl + pp->line, pl,
-					     name);
-			if (ret) {
-				pr_err("This line is sharing the address with other lines.\n"
-				       "Please try to probe at %s:%d instead.\n",
-				       pp->function, ret > 0 ? ret - decl : 0);
-				ret = -EEXIST;
+			if (find_line_rows(cu, func, die_decl_file(func), decl + pp->line, pl,
+					   name)) {
+				char *what = synthesize_perf_probe_point(pp);
+
+				warn_shared_line(cu, die_decl_file(func), decl + pp->line, pl, from,
+						 what);
+				free(what);
 			}
 		} else if (pp->offset) {
 			if (dwarf_haspc(func, entry + pp->offset) <= 0) {
