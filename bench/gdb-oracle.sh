@@ -96,7 +96,7 @@ gdb_values() {
 # array tail, <optimized out> as none.
 gdb_norm() {
 	sed -e 's/^0x[0-9a-f]* \(".*"\).*$/\1/' -e 's/^\(".*"\)\(, .*\| <repeats.*\)\?$/\1/' \
-		-e 's/^<optimized out>$/?/' -e 's/^.*<error:.*$/?/' -e 's/^<synthetic pointer>$/?/'
+		-e "s/ '.*'$//" -e 's/^<optimized out>$/?/' -e 's/^.*<error:.*$/?/' -e 's/^<synthetic pointer>$/?/'
 }
 
 # The gdb format of a fetch type.
