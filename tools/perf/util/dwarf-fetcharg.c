@@ -402,6 +402,14 @@ static int place_frame_base(void *arg, const char **reg, long *off)
 	return frame_base_from_ops(dwfl_module_arch(c->mod), ops, nops, place_cfa, arg, reg, off);
 }
 
+/* For telling forms apart only: any frame base will do. */
+static int place_frame_base_probe(void *arg, const char **reg, long *off)
+{
+	*reg = "%sp";
+	*off = 0;
+	return 0;
+}
+
 /*
  * DW_OP_addrx (DWARF 5, clang) and DW_OP_GNU_addr_index name the address
  * by its index in .debug_addr: into @copy as the DW_OP_addr it stands for.
@@ -966,6 +974,45 @@ static void optimized_out_message(const struct fetcharg_ctx *c, const char *name
 	strbuf_release(&where);
 }
 
+/*
+ * After "we don't support this variable location": what the location is
+ * here (a value computed from registers, which no fetcharg computes) and
+ * where in the function @var is in a form we fetch, so that the user can
+ * probe there.
+ */
+static void fetchable_elsewhere(const struct fetcharg_ctx *c, const char *name, Dwarf_Die *var)
+{
+	struct strbuf sb = STRBUF_INIT;
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end, entry = 0;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr) || !die_func_entry(c->func, &entry))
+		return;
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0) {
+		struct arg_loc loc = { 0 };
+
+		loc.arch = dwfl_module_arch(c->mod);
+		if (start >= end || start < entry || !nops ||
+		    loc_from_ops(ops, nops, "", place_frame_base_probe, (void *)c, &loc)) {
+			arg_loc__clear(&loc);
+			continue;
+		}
+		arg_loc__clear(&loc);
+		strbuf_addf(&sb, "%s%" PRIu64 "-%" PRIu64, sb.len ? "," : "",
+			    (uint64_t)(start - entry), (uint64_t)(end - entry));
+	}
+	if (sb.len)
+		pr_err(" '%s' is computed here from what no fetcharg can combine; it can be fetched at @<%s+[%s]>.\n",
+		       name, die_func_name(c->func), sb.buf);
+	else
+		pr_err(" '%s' is computed here from what no fetcharg can combine, as everywhere in %s.\n",
+		       name, die_func_name(c->func));
+	strbuf_release(&sb);
+}
+
 int fetcharg__convert(const struct fetcharg_ctx *c, const struct perf_probe_arg *pa, Dwarf_Die *var,
 		      struct probe_trace_arg *ta)
 {
@@ -992,6 +1039,7 @@ int fetcharg__convert(const struct fetcharg_ctx *c, const struct perf_probe_arg 
 	}
 	if (ret) {
 		pr_err("Sorry, we don't support this variable location yet.\n");
+		fetchable_elsewhere(c, pa->var, var);
 		arg_loc__clear(&loc);
 		return ret;
 	}
