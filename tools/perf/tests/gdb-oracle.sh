@@ -3,13 +3,14 @@
 # where perf -D places it, what gdb prints at that address on the first hit
 # and what a live uprobe of the -D line fetches on the first hit, compared.
 #
-#   bench/gdb-oracle.sh BIN SPECS [-- CMD ARGS...]
+#   tools/perf/tests/gdb-oracle.sh BIN SPECS [-- CMD ARGS...]
 #
 # BIN the file the specs name (-x), SPECS one spec a line ("POINT ARG..."),
 # CMD the program to run (default BIN), run under gdb and under the probe
 # with no address randomization and an empty environment, so that both see
 # the same addresses.  PERF picks the perf (default ours; PERF=/usr/bin/perf
-# for the system one).  One line per spec:
+# for the system one), GROUP the probe group (default gdb_oracle_PID; its
+# events are removed at exit), TRACEFS where tracefs is.  One line per spec:
 #
 #   right|wrong|refused|nogdb|both-refuse|nohit SPEC  [details]
 #
@@ -19,9 +20,9 @@
 # and perf fetched it anyway; both-refuse: neither can; nohit: the place is
 # not reached by CMD.  Then a summary line.  Needs root and tracefs.
 set -u
-PERF=${PERF:-$(cd "$(dirname "$0")/.." && pwd)/tools/perf/perf}
+PERF=${PERF:-$(cd "$(dirname "$0")/.." && pwd)/perf}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
-G=gdb_oracle_$$
+G=${GROUP:-gdb_oracle_$$}
 bin=$(realpath "$1")
 specs=$2
 shift 2
@@ -83,10 +84,17 @@ gdb_values() {
 	*) args+=(-ex starti) ;;
 	esac
 	args+=(-ex "$bp" -ex continue)
+	# At the entry of inlined code gdb shows the caller's frame: the
+	# probed function's own frame then (an error when it is the same).
+	[ -n "$func" ] && args+=(-ex "python
+f = gdb.newest_frame()
+while f and not (f.function() and f.function().name.split('(')[0] == '$func'):
+    f = f.older()
+if f: f.select()")
 	for e in "$@"; do
 		args+=(-ex "echo @@\\n" -ex "print${e%%:*} ${e#*:}")
 	done
-	gdb "${args[@]}" --args "${cmd[@]}" </dev/null >"$work/gdb.out" 2>&1
+	gdb "${args[@]}" --args "${cmd[@]}" </dev/null >"$work/gdb.out" 2>&1; [ -n "${ORACLE_DEBUG:-}" ] && cat "$work/gdb.out" >&2
 	awk '/^@@$/ { if (n++) print (v == "" ? "?" : v); v = ""; next }
 		n && /^\$[0-9]+ = / { sub(/^\$[0-9]+ = /, ""); v = $0 }
 		END { if (n) print (v == "" ? "?" : v) }' "$work/gdb.out"
@@ -115,6 +123,11 @@ while IFS= read -r spec; do
 	case $spec in \#*) continue ;; esac
 	i=$((i + 1))
 	read -r point rest <<<"$spec"
+	func=
+	case $point in
+	*.c:* | *.cc:* | *.h:* | 0x*) ;;
+	*) func=$(sed 's/\(:[0-9].*\|[+@%;].*\)$//' <<<"$point") ;;
+	esac
 	read -ra words <<<"$rest"
 	exprs=()
 	for w in "${words[@]}"; do
