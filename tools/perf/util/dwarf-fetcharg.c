@@ -140,7 +140,7 @@ static int entry_value_reg(struct arg_loc *loc, const Dwarf_Op *op, const char *
 		return -ENOTSUP;
 	dwfl_module_info(c->mod, NULL, NULL, NULL, NULL, NULL, &path, NULL);
 	if (path && insn__reg_unchanged(path, (const uint64_t(*)[2])ranges, n, entry, c->addr,
-					 *reg + 1) == 1)
+					*reg + 1) == 1)
 		return 0;
 	loc->entry_gone = *reg;
 	return -ENOTSUP;
@@ -902,9 +902,19 @@ int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dw
 		unsigned int w = (unsigned int)die_elem_size(type) * 8, o = 0, sz;
 
 		if (pa->type) {
+			struct strbuf expr = STRBUF_INIT;
+
+			strbuf_addstr(&expr, pa->var);
+			for (const struct perf_probe_arg_field *f = pa->field; f; f = f->next)
+				strbuf_addf(&expr, "%s%s",
+					    f->name[0] == '[' ? ""
+					    : f->ref	      ? "->"
+							      : ".",
+					    f->name);
 			pr_err("%s is bits %ld-%ld of %s here: read as a bitfield, not as :%s.\n",
-			       pa->var, loc->reg_off * 8, loc->reg_off * 8 + w - 1, loc->reg,
+			       expr.buf, loc->reg_off * 8, loc->reg_off * 8 + w - 1, loc->reg,
 			       pa->type);
+			strbuf_release(&expr);
 			return -EINVAL;
 		}
 		if (*bitfield && sscanf(*bitfield, "b%u@%u/%u", &w, &o, &sz) != 3)
@@ -975,10 +985,10 @@ static void optimized_out_message(const struct fetcharg_ctx *c, const char *name
 }
 
 /*
- * After "we don't support this variable location": what the location is
- * here (a value computed from registers, which no fetcharg computes) and
- * where in the function @var is in a form we fetch, so that the user can
- * probe there.
+ * perf's "we don't support this variable location", in one line with what
+ * the location is here (a value computed from registers, which no
+ * fetcharg computes) and where in the function @var is in a form we
+ * fetch, so that the user can probe there.
  */
 static void fetchable_elsewhere(const struct fetcharg_ctx *c, const char *name, Dwarf_Die *var)
 {
@@ -989,8 +999,10 @@ static void fetchable_elsewhere(const struct fetcharg_ctx *c, const char *name, 
 	size_t nops;
 	ptrdiff_t off = 0;
 
-	if (!dwarf_attr(var, DW_AT_location, &attr) || !die_func_entry(c->func, &entry))
+	if (!dwarf_attr(var, DW_AT_location, &attr) || !die_func_entry(c->func, &entry)) {
+		pr_err("Sorry, we don't support this variable location yet.\n");
 		return;
+	}
 	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0) {
 		struct arg_loc loc = { 0 };
 
@@ -1005,10 +1017,10 @@ static void fetchable_elsewhere(const struct fetcharg_ctx *c, const char *name, 
 			    (uint64_t)(start - entry), (uint64_t)(end - entry));
 	}
 	if (sb.len)
-		pr_err(" '%s' is computed here from what no fetcharg can combine; it can be fetched at @<%s+[%s]>.\n",
+		pr_err("Sorry, we don't support this variable location yet: '%s' is computed here in a way no fetcharg can; it can be fetched at @<%s+[%s]>.\n",
 		       name, die_func_name(c->func), sb.buf);
 	else
-		pr_err(" '%s' is computed here from what no fetcharg can combine, as everywhere in %s.\n",
+		pr_err("Sorry, we don't support this variable location yet: '%s' is computed in a way no fetcharg can, everywhere in %s.\n",
 		       name, die_func_name(c->func));
 	strbuf_release(&sb);
 }
@@ -1038,7 +1050,6 @@ int fetcharg__convert(const struct fetcharg_ctx *c, const struct perf_probe_arg 
 		return ret;
 	}
 	if (ret) {
-		pr_err("Sorry, we don't support this variable location yet.\n");
 		fetchable_elsewhere(c, pa->var, var);
 		arg_loc__clear(&loc);
 		return ret;

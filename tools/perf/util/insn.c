@@ -262,7 +262,9 @@ void insn_returns__clear(struct insn_returns *r)
 /* The x86-64 registers a call may change (System V): the caller-saved ones. */
 static bool x86_call_clobbers(const char *reg)
 {
-	static const char *const regs[] = { "ax", "cx", "dx", "si", "di", "r8", "r9", "r10", "r11" };
+	static const char *const regs[] = {
+		"ax", "cx", "dx", "si", "di", "r8", "r9", "r10", "r11"
+	};
 
 	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
 		if (!strcmp(reg, regs[i]))
@@ -328,7 +330,8 @@ int insn__reg_unchanged(const char *path, const uint64_t (*ranges)[2], int nrang
 				break;
 			}
 			/* On the way from the entry: nothing may change it. */
-			if (home && in->address >= entry && in->address < at && writes_reg(h, in, reg))
+			if (home && in->address >= entry && in->address < at &&
+			    writes_reg(h, in, reg))
 				kept = 0;
 			if (!lib.insn_group(h, in, CS_GRP_JUMP))
 				continue;
@@ -336,7 +339,8 @@ int insn__reg_unchanged(const char *path, const uint64_t (*ranges)[2], int nrang
 			x = &in->detail->x86;
 			if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
 				kept = 0;
-			else if ((!home || in->address >= at) && (uint64_t)x->operands[0].imm <= at &&
+			else if ((!home || in->address >= at) &&
+				 (uint64_t)x->operands[0].imm <= at &&
 				 (uint64_t)x->operands[0].imm >= entry)
 				kept = 0;
 		}

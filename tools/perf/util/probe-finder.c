@@ -556,8 +556,9 @@ static void warn_shared_line(Dwarf_Die *cu, const char *file, int lineno, struct
 		if (nseen)
 			strbuf_addf(&sb, " (0x%" PRIx64 ")", (uint64_t)pl->p[p].addr);
 	}
-	pr_warning("Warning: %s shares its address with line%s %s of %s: probed there, as gdb breaks.\n",
-		   what, total > 1 ? "s" : "", sb.len ? sb.buf : "(none)", file ? file : "its file");
+	pr_warning(
+		"Warning: %s shares its address with line%s %s of %s: probed there, as gdb breaks.\n",
+		what, total > 1 ? "s" : "", sb.len ? sb.buf : "(none)", file ? file : "its file");
 	strbuf_release(&sb);
 }
 
@@ -1151,10 +1152,11 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 			pr_warning("Warning: '%s' is not %s at 0x%" PRIx64
 				   " (an inlined copy of %s in %s); that place is skipped\n",
 				   skip[i], why[i] == -ENOTSUP ? "fetchable" : "available",
-				   (uint64_t)pl.p[i].addr, pl.p[i].name, die_func_name(&pl.p[i].real));
+				   (uint64_t)pl.p[i].addr, pl.p[i].name,
+				   die_func_name(&pl.p[i].real));
 		else if (die_func_entry(&pl.p[i].real, &entry))
-			pr_warning("Warning: '%s' is not %s at 0x%" PRIx64
-				   " (%s+%" PRIu64 "); that place is skipped\n",
+			pr_warning("Warning: '%s' is not %s at 0x%" PRIx64 " (%s+%" PRIu64
+				   "); that place is skipped\n",
 				   skip[i], why[i] == -ENOTSUP ? "fetchable" : "available",
 				   (uint64_t)pl.p[i].addr, die_func_name(&pl.p[i].real),
 				   (uint64_t)(pl.p[i].addr - entry));
