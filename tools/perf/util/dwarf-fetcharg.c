@@ -192,6 +192,9 @@ int loc_from_stack_value(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc)
 					: ops[1].atom - DW_OP_lit0;
 			first = 3;
 		}
+		for (size_t i = first; i < nops - 1; i++)
+			if (ops[i].atom != DW_OP_convert && ops[i].atom != DW_OP_GNU_convert)
+				return 1; /* not this form: a load, a computation */
 		bytes = convert_bytes(loc, ops + first, nops - first - 1);
 		if (bytes < 0 || op < DW_OP_breg0 || op > DW_OP_breg31 || ops[0].number ||
 		    shift % 8 || shift >= 64 || (first == 3 && bytes == 8))
