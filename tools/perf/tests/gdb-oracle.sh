@@ -8,7 +8,8 @@
 # BIN the file the specs name (-x), SPECS one spec a line ("POINT ARG..."),
 # CMD the program to run (default BIN), run under gdb and under the probe
 # with no address randomization and an empty environment, so that both see
-# the same addresses.  PERF picks the perf (default ours; PERF=/usr/bin/perf
+# the same addresses (ORACLE_ENV="VAR=VALUE ..." is their environment:
+# PYTHONHASHSEED=0 for python).  PERF picks the perf (default ours; PERF=/usr/bin/perf
 # for the system one), GROUP the probe group (default gdb_oracle_PID; its
 # events are removed at exit), TRACEFS where tracefs is.  One line per spec:
 #
@@ -20,6 +21,7 @@
 # and perf fetched it anyway; both-refuse: neither can; nohit: the place is
 # not reached by CMD.  Then a summary line.  Needs root and tracefs.
 set -u
+ORACLE_ENV=${ORACLE_ENV:-}
 PERF=${PERF:-$(cd "$(dirname "$0")/.." && pwd)/perf}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 G=${GROUP:-gdb_oracle_$$}
@@ -37,8 +39,10 @@ ti=$TRACEFS/instances/$G
 mkdir "$ti" || exit 1
 cleanup() {
 	{ echo 0 >"$ti/events/$G/enable"; } 2>/dev/null
-	grep "^[pr]:$G/" "$TRACEFS/uprobe_events" 2>/dev/null | cut -d' ' -f1 |
-		sed 's/^[pr]:/-:/' >>"$TRACEFS/uprobe_events"
+	local left
+	left=$(grep "^[pr]:$G/" "$TRACEFS/uprobe_events" 2>/dev/null | cut -d' ' -f1 |
+		sed 's/^[pr]:/-:/')
+	[ -z "$left" ] || echo "$left" >>"$TRACEFS/uprobe_events"
 	rmdir "$ti"
 	rm -rf "$work"
 }
@@ -76,6 +80,9 @@ gdb_values() {
 	esac
 	local args=(-nx -batch -ex 'set startup-with-shell off' -ex 'set confirm off'
 		-ex 'unset environment' -ex 'set print elements 256')
+	for e in $ORACLE_ENV; do
+		args+=(-ex "set environment ${e%%=*} ${e#*=}")
+	done
 	case $addr in
 	lib:*)
 		# Its load address is known at main: its first mapping.
@@ -103,13 +110,14 @@ if f: f.select()")
 # gdb's spelling into the kernel's: strings without their address and
 # array tail, <optimized out> as none.
 gdb_norm() {
-	sed -e 's/^0x[0-9a-f]* \(".*"\).*$/\1/' -e 's/^\(".*"\)\(, .*\| <repeats.*\)\?$/\1/' \
+	sed -e 's/^([^)]*) \(0x[0-9a-f]*\)$/\1/' -e 's/^0x[0-9a-f]* \(".*"\).*$/\1/' -e 's/^\(".*"\)\(, .*\| <repeats.*\)\?$/\1/' \
 		-e "s/ '.*'$//" -e 's/^<optimized out>$/?/' -e 's/^.*<error:.*$/?/' -e 's/^<synthetic pointer>$/?/'
 }
 
 # The gdb format of a fetch type.
 gdb_fmt() {
 	case $1 in
+	string | ustring) echo "" ;;
 	s*) echo /d ;;
 	u* | b*) echo /u ;;
 	x*) echo /x ;;
@@ -124,6 +132,7 @@ while IFS= read -r spec; do
 	i=$((i + 1))
 	read -r point rest <<<"$spec"
 	func=
+	# shellcheck disable=SC2001 # an alternative, not a substitution
 	case $point in
 	*.c:* | *.cc:* | *.h:* | 0x*) ;;
 	*) func=$(sed 's/\(:[0-9].*\|[+@%;].*\)$//' <<<"$point") ;;
@@ -189,7 +198,8 @@ while IFS= read -r spec; do
 	}
 	echo >"$ti/trace"
 	echo 1 >"$ti/events/$G/$ev/enable"
-	setarch -R env -i "${cmd[@]}" >/dev/null 2>&1
+	# shellcheck disable=SC2086 # words
+	setarch -R env -i $ORACLE_ENV "${cmd[@]}" </dev/null >"$work/live.out" 2>&1
 	echo 0 >"$ti/events/$G/$ev/enable"
 	hit=$(grep " $ev: " "$ti/trace" | grep -m1 "^ *$comm-[0-9]* " | sed 's/^.* '"$ev"': ([^)]*) *//')
 	echo "-:$G/$ev" >>"$TRACEFS/uprobe_events"

@@ -336,8 +336,7 @@ static void test_converted_and_entry_values_need_their_dwarf(void)
 	/* DW_OP_convert to the generic type: the register as it is. */
 	Dwarf_Op generic[] = { OPN(DW_OP_breg5, 0), OPN(DW_OP_convert, 0), OP(DW_OP_stack_value) };
 	/* A base type by its DIE, or an entry value: not without the DWARF. */
-	Dwarf_Op typed[] = { OPN(DW_OP_breg5, 0), OPN(DW_OP_convert, 0x2b),
-			     OP(DW_OP_stack_value) };
+	Dwarf_Op typed[] = { OPN(DW_OP_breg5, 0), OPN(DW_OP_convert, 0x2b), OP(DW_OP_stack_value) };
 	Dwarf_Op shifted[] = { OPN(DW_OP_breg14, 0), OP(DW_OP_lit16), OP(DW_OP_shr),
 			       OPN(DW_OP_convert, 0), OP(DW_OP_stack_value) };
 	Dwarf_Op entry[] = { OPN(DW_OP_entry_value, 1), OP(DW_OP_stack_value) };
