@@ -634,7 +634,7 @@ static int loc_deref(struct arg_loc *loc)
 
 	if (ret)
 		return ret;
-	if (loc->reg_off)
+	if (loc->reg_off || loc->mask_bytes)
 		return -EDOM; /* a fetcharg dereferences a whole register only */
 	arg_loc__push(loc, 0);
 	return 0;
@@ -884,6 +884,12 @@ int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dw
 	if (pa->type && (!strcmp(pa->type, "string") || !strcmp(pa->type, "ustring"))) {
 		/* A user-space string is read the same way: through the pointer. */
 		ret = string_fetch(pa, loc, type);
+		if (!ret && (loc->reg_off || loc->mask_bytes)) {
+			/* The pointer would be a part of a register or of a value. */
+			pr_err("Failed to cast into string: %s is a part of a register here.\n",
+			       pa->var);
+			ret = -EINVAL;
+		}
 		if (ret)
 			return ret;
 		*out = xstrdup(pa->type);

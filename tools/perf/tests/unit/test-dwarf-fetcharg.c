@@ -507,6 +507,22 @@ static void test_member_steps_add_offsets_and_dereferences(void)
 	CHECK_INT(field_member_step(&loc, &type, "y", false, "in", &member), ==, 0);
 	CHECK_STR(loc.reg, "%di");
 	CHECK_INT(loc.reg_off, ==, 4);
+	/* A pointer that is a part of a register, or masked, is not followed. */
+	outer_type(&type);
+	memory_loc(&loc);
+	CHECK_INT(field_member_step(&loc, &type, "ptr", false, "v", &member), ==, 0);
+	arg_loc__clear(&loc);
+	Dwarf_Die ptr = type;
+	memset(&loc, 0, sizeof(loc));
+	loc.reg = "%di";
+	loc.mask_bytes = 4;
+	CHECK_INT(field_member_step(&loc, &type, "x", true, "ptr", &member), ==, -ENOTSUP);
+	type = ptr;
+	memset(&loc, 0, sizeof(loc));
+	loc.reg = "%di";
+	loc.reg_off = 4;
+	CHECK_INT(field_member_step(&loc, &type, "x", true, "ptr", &member), ==, -ENOTSUP);
+	arg_loc__clear(&loc);
 }
 
 static void test_array_steps_index_every_dimension(void)
