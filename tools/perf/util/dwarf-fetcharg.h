@@ -9,8 +9,9 @@
  *
  * Rules: it owns struct arg_loc (a value being built) and the fetcharg
  * spelling of a location; it does not find variables or places (the
- * finder does).  It calls dwarf-aux, libdw/libdwfl (CFI) and probe-spec
- * (the argument and fetcharg types); only probe-finder calls it.  The
+ * finder does).  It calls dwarf-aux, libdw/libdwfl (CFI), probe-spec
+ * (the argument and fetcharg types) and insn (does a register still hold
+ * its entry value, for DW_OP_entry_value); only probe-finder calls it.  The
  * parts are exposed for the unit tests (tests/unit/test-dwarf-fetcharg.c).
  */
 

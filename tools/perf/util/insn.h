@@ -10,9 +10,11 @@
  * address on the stack) must not be used: Go moves goroutine stacks.
  *
  * Owns: reading a function's code from its file and telling its returns,
- * tail jumps and other instructions apart, and where its instructions
- * start.  Knows no probe types.
- * May call: elf-util (open, sections), alloc, debug.
+ * tail jumps and other instructions apart, where its instructions start,
+ * and whether a register is left alone up to an address.  Knows no probe
+ * types.
+ * May call: elf-util (open, sections), arch-regs (capstone's register
+ * names), alloc, debug.
  */
 
 #include <stdint.h>
