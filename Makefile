@@ -237,7 +237,7 @@ SHELL_SCRIPTS = $(wildcard tools/perf/tests/shell/*.sh) tools/perf/tests/run.sh 
 shellcheck:
 	@sh scripts/install-deps.sh --check
 	shellcheck -s sh $(SHELL_SCRIPTS)
-	shellcheck -s bash tools/perf/perf-completion.bash
+	shellcheck -s bash tools/perf/perf-completion.bash tools/perf/tests/gdb-oracle.sh
 
 clean:
 	rm -rf build build-san build-fuzz tools/perf/perf

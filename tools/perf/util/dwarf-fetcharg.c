@@ -9,6 +9,7 @@
 #include "util/debug.h"
 #include "util/dwarf-aux.h"
 #include "util/dwarf-fetcharg.h"
+#include "util/insn.h"
 #include "util/probe-spec.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -57,6 +58,20 @@ int arg_loc__add_offset(struct arg_loc *loc, long off)
 	return 0;
 }
 
+int arg_loc__reg_bits(const struct arg_loc *loc)
+{
+	return loc->arch && !strcmp(loc->arch, "i386") ? 32 : 64;
+}
+
+int arg_loc__reg_part(struct arg_loc *loc, long off, long size)
+{
+	if (!loc->reg || loc->refs || loc->global || loc->constant || off < 0 || size <= 0 ||
+	    (loc->reg_off + off + size) * 8 > arg_loc__reg_bits(loc))
+		return -ENOTSUP;
+	loc->reg_off += off;
+	return 0;
+}
+
 /* DW_OP_breg<N>/bregx as a register and offset. */
 static bool op_breg(const char *arch, const Dwarf_Op *op, const char **reg, long *off)
 {
@@ -87,15 +102,111 @@ int loc_from_masked_reg(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc)
 	return loc->reg ? 0 : -ENOTSUP;
 }
 
+/*
+ * The register of "DW_OP_entry_value(regN)" when it still holds its value
+ * of the entry of the function at the place: at the entry itself, or when
+ * nothing on the way there changes it (insn.c reads the code).
+ */
+static int entry_value_reg(struct arg_loc *loc, const Dwarf_Op *op, const char **reg)
+{
+	const struct fetcharg_ctx *c = loc->ctx;
+	Dwarf_Attribute block;
+	Dwarf_Op *sub;
+	size_t nsub;
+	Dwarf_Addr entry, base, lo, hi;
+	uint64_t ranges[16][2];
+	const char *path = NULL;
+	ptrdiff_t off = 0;
+	int n = 0;
+
+	if (!c || dwarf_getlocation_attr(&loc->attr, op, &block) ||
+	    dwarf_getlocation(&block, &sub, &nsub) || nsub != 1)
+		return -ENOTSUP;
+	if (sub[0].atom >= DW_OP_reg0 && sub[0].atom <= DW_OP_reg31)
+		*reg = dwarf_reg_name(loc->arch, sub[0].atom - DW_OP_reg0);
+	else if (sub[0].atom == DW_OP_regx)
+		*reg = dwarf_reg_name(loc->arch, (unsigned int)sub[0].number);
+	else
+		return -ENOTSUP;
+	if (!*reg || !c->func || !die_func_entry(c->func, &entry))
+		return -ENOTSUP;
+	if (c->addr == entry)
+		return 0;
+	while (n < 16 && (off = dwarf_ranges(c->func, off, &base, &lo, &hi)) > 0) {
+		ranges[n][0] = lo;
+		ranges[n++][1] = hi;
+	}
+	if (off > 0 || !n || !dwfl_module_getelf(c->mod, &base))
+		return -ENOTSUP;
+	dwfl_module_info(c->mod, NULL, NULL, NULL, NULL, NULL, &path, NULL);
+	if (path && insn__reg_unchanged(path, (const uint64_t(*)[2])ranges, n, entry, c->addr,
+					*reg + 1) == 1)
+		return 0;
+	loc->entry_gone = *reg;
+	return -ENOTSUP;
+}
+
+/* The narrowest DW_OP_convert of ops[0..nops): its bytes, 8 for none. */
+static int convert_bytes(struct arg_loc *loc, const Dwarf_Op *ops, size_t nops)
+{
+	int bytes = 8;
+
+	for (size_t i = 0; i < nops; i++) {
+		Dwarf_Die t;
+		int size = 8;
+
+		if (ops[i].atom != DW_OP_convert && ops[i].atom != DW_OP_GNU_convert)
+			return -1;
+		if (ops[i].number && (!loc->ctx || dwarf_getlocation_die(&loc->attr, &ops[i], &t) ||
+				      (size = dwarf_bytesize(&t)) <= 0))
+			return -1;
+		if (size < bytes)
+			bytes = size;
+	}
+	return bytes;
+}
+
 int loc_from_stack_value(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc)
 {
 	/* A value, not a place: a constant, or a register as it is. */
 	uint8_t op;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (nops != 2 || ops[1].atom != DW_OP_stack_value)
+	if (nops < 2 || ops[nops - 1].atom != DW_OP_stack_value)
 		return 1;
 	op = ops[0].atom;
+	if (nops > 2) {
+		/*
+		 * A register narrowed by DW_OP_convert (clang), maybe shifted
+		 * right by whole bytes first: the part of it from that byte.
+		 */
+		size_t first = 1;
+		long shift = 0;
+		int bytes;
+
+		if (nops > 4 && ops[2].atom == DW_OP_shr &&
+		    ((ops[1].atom >= DW_OP_lit0 && ops[1].atom <= DW_OP_lit31) ||
+		     ops[1].atom == DW_OP_constu || ops[1].atom == DW_OP_const1u)) {
+			shift = ops[1].atom == DW_OP_constu || ops[1].atom == DW_OP_const1u
+					? (long)ops[1].number
+					: ops[1].atom - DW_OP_lit0;
+			first = 3;
+		}
+		for (size_t i = first; i < nops - 1; i++)
+			if (ops[i].atom != DW_OP_convert && ops[i].atom != DW_OP_GNU_convert)
+				return 1; /* not this form: a load, a computation */
+		bytes = convert_bytes(loc, ops + first, nops - first - 1);
+		if (bytes < 0 || op < DW_OP_breg0 || op > DW_OP_breg31 || ops[0].number ||
+		    shift % 8 || shift >= 64 || (first == 3 && bytes == 8))
+			return -ENOTSUP;
+		loc->reg = dwarf_reg_name(loc->arch, op - DW_OP_breg0);
+		loc->reg_off = shift / 8;
+		if (bytes < 8)
+			loc->mask_bytes = (int)loc->reg_off + bytes;
+		return loc->reg ? 0 : -ENOTSUP;
+	}
+	if (op == DW_OP_entry_value || op == DW_OP_GNU_entry_value)
+		return entry_value_reg(loc, &ops[0], &loc->reg);
 	if (op >= DW_OP_lit0 && op <= DW_OP_lit31)
 		strbuf_addf(&sb, "\\%d", op - DW_OP_lit0);
 	else if (op == DW_OP_const1s || op == DW_OP_const2s || op == DW_OP_const4s ||
@@ -221,8 +332,10 @@ int arg_loc__settle(struct arg_loc *loc)
 			return ret;
 		if (!within)
 			return 0;
-		/* A part inside the piece: in memory only, not inside a register. */
-		return loc->refs || loc->global ? arg_loc__add_offset(loc, within) : -ENOTSUP;
+		/* A part inside the piece: in memory, or bits of the register. */
+		if (loc->refs || loc->global)
+			return arg_loc__add_offset(loc, within);
+		return arg_loc__reg_part(loc, within, 1);
 	}
 	return -ENOENT;
 }
@@ -290,6 +403,14 @@ static int place_frame_base(void *arg, const char **reg, long *off)
 		ops = block;
 	}
 	return frame_base_from_ops(dwfl_module_arch(c->mod), ops, nops, place_cfa, arg, reg, off);
+}
+
+/* For telling forms apart only: any frame base will do. */
+static int place_frame_base_probe(void *arg, const char **reg, long *off)
+{
+	*reg = "%sp";
+	*off = 0;
+	return 0;
 }
 
 /*
@@ -378,6 +499,8 @@ int fetcharg__location(const struct fetcharg_ctx *c, Dwarf_Die *var, struct arg_
 	loc->arch = dwfl_module_arch(c->mod);
 	if (!dwarf_attr(var, DW_AT_location, &attr))
 		return const_value(var, loc);
+	loc->ctx = c;
+	loc->attr = attr;
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
 	if (n < 0 && die_block_ops(&attr, block, sizeof(block) / sizeof(block[0]), &nops)) {
 		/* Go's DWARF 4 block form: one expression for the whole scope. */
@@ -511,6 +634,8 @@ static int loc_deref(struct arg_loc *loc)
 
 	if (ret)
 		return ret;
+	if (loc->reg_off || loc->mask_bytes)
+		return -EDOM; /* a fetcharg dereferences a whole register only */
 	arg_loc__push(loc, 0);
 	return 0;
 }
@@ -544,6 +669,11 @@ int field_member_step(struct arg_loc *loc, Dwarf_Die *type, const char *name, bo
 			return -EINVAL;
 		}
 		ret = loc_deref(loc);
+		if (ret == -EDOM) {
+			pr_err("%s is a part of a register here, which a fetcharg can not dereference.\n",
+			       prev);
+			return -ENOTSUP;
+		}
 		if (ret) {
 			pr_err("%s is not available here (a part of it is optimized out).\n", prev);
 			return ret;
@@ -561,20 +691,20 @@ int field_member_step(struct arg_loc *loc, Dwarf_Die *type, const char *name, bo
 		pr_err("%s(type:%s) has no member %s.\n", prev, type_name_for_msg(type), name);
 		return -EINVAL;
 	}
-	/* A static member is not in the object: the caller takes its definition. */
-	/*
-	 * A struct of one register (a Rust closure's environment, passed by
-	 * value): its first member is that register.
-	 */
-	if (!die_member_is_static(member) && loc_add_member_offset(loc, off) &&
-	    (off || !loc->reg || loc->refs || dwarf_bytesize(type) <= 0 ||
-	     dwarf_bytesize(type) > 8)) {
-		pr_err("Structure on a register is not supported yet.\n");
-		return -ENOTSUP;
-	}
 	if (!die_get_real_type(member, &mtype)) {
 		pr_err("%s has no type.\n", name);
 		return -EINVAL;
+	}
+	/* A static member is not in the object: the caller takes its definition. */
+	/*
+	 * A struct held in a register (passed by value, a Rust closure's
+	 * environment): its members are parts of that register.
+	 */
+	if (!die_member_is_static(member) && loc_add_member_offset(loc, off) &&
+	    arg_loc__reg_part(loc, off, die_elem_size(&mtype))) {
+		pr_err("%s is in a register, and %s does not fit in it at +%ld.\n", prev, name,
+		       off);
+		return -ENOTSUP;
 	}
 	*type = mtype;
 	return 0;
@@ -597,7 +727,8 @@ char *member_bitfield_type(struct arg_loc *loc, Dwarf_Die *member, Dwarf_Die *mt
 		/* DWARF 5: bits from the start of the struct. */
 		unit = (long)(boff / bsize) * size;
 		/* Relative to the struct holding it: off is that one's. */
-		arg_loc__add_offset(loc, unit);
+		if (arg_loc__add_offset(loc, unit))
+			arg_loc__reg_part(loc, unit, size);
 		boff -= (Dwarf_Word)unit * 8;
 	} else {
 		Dwarf_Word be = 0;
@@ -753,6 +884,12 @@ int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dw
 	if (pa->type && (!strcmp(pa->type, "string") || !strcmp(pa->type, "ustring"))) {
 		/* A user-space string is read the same way: through the pointer. */
 		ret = string_fetch(pa, loc, type);
+		if (!ret && (loc->reg_off || loc->mask_bytes)) {
+			/* The pointer would be a part of a register or of a value. */
+			pr_err("Failed to cast into string: %s is a part of a register here.\n",
+			       pa->var);
+			ret = -EINVAL;
+		}
 		if (ret)
 			return ret;
 		*out = xstrdup(pa->type);
@@ -762,6 +899,39 @@ int fetcharg_final_type(const struct perf_probe_arg *pa, struct arg_loc *loc, Dw
 	if (ret) {
 		pr_err("%s is not available here (a part of it is optimized out).\n", pa->var);
 		return ret;
+	}
+	if (loc->mask_bytes &&
+	    (dwarf_bytesize(type) <= 0 || loc->reg_off + dwarf_bytesize(type) > loc->mask_bytes)) {
+		/* Only the low bytes of the register are the value. */
+		pr_err("Sorry, we don't support this variable location yet.\n");
+		return -ENOTSUP;
+	}
+	if (loc->reg_off) {
+		/* Bits of a register: the bitfield the kernel reads them by. */
+		unsigned int w = (unsigned int)die_elem_size(type) * 8, o = 0, sz;
+
+		if (pa->type) {
+			struct strbuf expr = STRBUF_INIT;
+
+			strbuf_addstr(&expr, pa->var);
+			for (const struct perf_probe_arg_field *f = pa->field; f; f = f->next)
+				strbuf_addf(&expr, "%s%s",
+					    f->name[0] == '[' ? ""
+					    : f->ref	      ? "->"
+							      : ".",
+					    f->name);
+			pr_err("%s is bits %ld-%ld of %s here: read as a bitfield, not as :%s.\n",
+			       expr.buf, loc->reg_off * 8, loc->reg_off * 8 + w - 1, loc->reg,
+			       pa->type);
+			strbuf_release(&expr);
+			return -EINVAL;
+		}
+		if (*bitfield && sscanf(*bitfield, "b%u@%u/%u", &w, &o, &sz) != 3)
+			return -ENOTSUP;
+		if (asprintf(out, "b%u@%u/%d", w, o + (unsigned int)loc->reg_off * 8,
+			     arg_loc__reg_bits(loc)) < 0)
+			return -ENOMEM;
+		return 0;
 	}
 	if (pa->type) {
 		*out = xstrdup(pa->type);
@@ -823,6 +993,47 @@ static void optimized_out_message(const struct fetcharg_ctx *c, const char *name
 	strbuf_release(&where);
 }
 
+/*
+ * perf's "we don't support this variable location", in one line with what
+ * the location is here (a value computed from registers, which no
+ * fetcharg computes) and where in the function @var is in a form we
+ * fetch, so that the user can probe there.
+ */
+static void fetchable_elsewhere(const struct fetcharg_ctx *c, const char *name, Dwarf_Die *var)
+{
+	struct strbuf sb = STRBUF_INIT;
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end, entry = 0;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr) || !die_func_entry(c->func, &entry)) {
+		pr_err("Sorry, we don't support this variable location yet.\n");
+		return;
+	}
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0) {
+		struct arg_loc loc = { 0 };
+
+		loc.arch = dwfl_module_arch(c->mod);
+		if (start >= end || start < entry || !nops ||
+		    loc_from_ops(ops, nops, "", place_frame_base_probe, (void *)c, &loc)) {
+			arg_loc__clear(&loc);
+			continue;
+		}
+		arg_loc__clear(&loc);
+		strbuf_addf(&sb, "%s%" PRIu64 "-%" PRIu64, sb.len ? "," : "",
+			    (uint64_t)(start - entry), (uint64_t)(end - entry));
+	}
+	if (sb.len)
+		pr_err("Sorry, we don't support this variable location yet: '%s' is computed here in a way no fetcharg can; it can be fetched at @<%s+[%s]>.\n",
+		       name, die_func_name(c->func), sb.buf);
+	else
+		pr_err("Sorry, we don't support this variable location yet: '%s' is computed in a way no fetcharg can, everywhere in %s.\n",
+		       name, die_func_name(c->func));
+	strbuf_release(&sb);
+}
+
 int fetcharg__convert(const struct fetcharg_ctx *c, const struct perf_probe_arg *pa, Dwarf_Die *var,
 		      struct probe_trace_arg *ta)
 {
@@ -836,8 +1047,19 @@ int fetcharg__convert(const struct fetcharg_ctx *c, const struct perf_probe_arg 
 		optimized_out_message(c, pa->var, var);
 		return ret;
 	}
+	if (ret && loc.entry_gone) {
+		Dwarf_Addr entry = 0;
+
+		die_func_entry(c->func, &entry);
+		pr_err("%s is the value %s had at the entry of %s, which %s may no longer hold here: probe at 0x%" PRIx64
+		       " (%s) for it.\n",
+		       pa->var, loc.entry_gone, die_func_name(c->func), loc.entry_gone,
+		       (uint64_t)entry, die_func_name(c->func));
+		arg_loc__clear(&loc);
+		return ret;
+	}
 	if (ret) {
-		pr_err("Sorry, we don't support this variable location yet.\n");
+		fetchable_elsewhere(c, pa->var, var);
 		arg_loc__clear(&loc);
 		return ret;
 	}
@@ -845,12 +1067,6 @@ int fetcharg__convert(const struct fetcharg_ctx *c, const struct perf_probe_arg 
 		pr_err("Failed to get the type of %s.\n", pa->var);
 		arg_loc__clear(&loc);
 		return -EINVAL;
-	}
-	if (loc.mask_bytes &&
-	    (dwarf_bytesize(&type) <= 0 || dwarf_bytesize(&type) > loc.mask_bytes)) {
-		pr_err("Sorry, we don't support this variable location yet.\n");
-		arg_loc__clear(&loc);
-		return -ENOTSUP;
 	}
 	ret = walk_fields(c, pa, &loc, &type, &bitfield);
 	if (ret)

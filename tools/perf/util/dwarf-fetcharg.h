@@ -9,8 +9,9 @@
  *
  * Rules: it owns struct arg_loc (a value being built) and the fetcharg
  * spelling of a location; it does not find variables or places (the
- * finder does).  It calls dwarf-aux, libdw/libdwfl (CFI) and probe-spec
- * (the argument and fetcharg types); only probe-finder calls it.  The
+ * finder does).  It calls dwarf-aux, libdw/libdwfl (CFI), probe-spec
+ * (the argument and fetcharg types) and insn (does a register still hold
+ * its entry value, for DW_OP_entry_value); only probe-finder calls it.  The
  * parts are exposed for the unit tests (tests/unit/test-dwarf-fetcharg.c).
  */
 
@@ -58,24 +59,52 @@ struct arg_loc {
 	const Dwarf_Op *pieces;
 	size_t npieces;
 	long piece_off;
+	/*
+	 * The value is a part of the register, from this byte of it (a
+	 * member of a small struct passed in a register): read as the
+	 * bitfield b<BITS>@<8 * reg_off>/<register size>.
+	 */
+	long reg_off;
 	frame_base_fn fb;
 	void *fb_arg;
+	/*
+	 * Where the expression comes from, for the operations that name
+	 * other DWARF (DW_OP_convert's type, DW_OP_entry_value's block):
+	 * NULL for operations made by hand (the unit tests).
+	 */
+	const struct fetcharg_ctx *ctx;
+	Dwarf_Attribute attr;
+	/* DW_OP_entry_value of this register, which no longer holds it here. */
+	const char *entry_gone;
 };
 
 /*
  * Turn a composite @loc into the piece holding its piece_off: 0, -ENOENT
- * (that piece is optimized out), -ENOTSUP (the middle of a register).  A
- * plain @loc is left as it is.
+ * (that piece is optimized out), -ENOTSUP (a form we can not fetch).  A
+ * part inside a register piece sets reg_off.  A plain @loc is left as it is.
  */
 int arg_loc__settle(struct arg_loc *loc);
 
 /* Add a dereference at @offset outside the ones of @loc. */
 void arg_loc__push(struct arg_loc *loc, long offset);
 
+/*
+ * Step @off bytes into a value of @size bytes held whole in a register
+ * (no dereference yet): 0, or -ENOTSUP when @loc is no register or the
+ * value does not fit in one.
+ */
+int arg_loc__reg_part(struct arg_loc *loc, long off, long size);
+
+/* The size of @loc's registers in bits (64, 32 for i386). */
+int arg_loc__reg_bits(const struct arg_loc *loc);
+
 /* Free what @loc holds (constant, refs); the rest is left. */
 void arg_loc__clear(struct arg_loc *loc);
 
-/* Add @off to the memory @loc refers to: 0, or -ENOTSUP on a register. */
+/*
+ * Add @off to the memory @loc refers to: 0, or -ENOTSUP on a register (see
+ * arg_loc__reg_part() for a part of one).
+ */
 int arg_loc__add_offset(struct arg_loc *loc, long off);
 
 /*
@@ -87,7 +116,12 @@ int arg_loc__add_offset(struct arg_loc *loc, long off);
 /* "bregN 0; litM/constM MASK; and; stack_value": the register, read narrow. */
 int loc_from_masked_reg(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc);
 
-/* "X; stack_value": a constant ("\\N" in loc->constant) or "bregN 0" (the register). */
+/*
+ * "X; stack_value": a constant ("\\N" in loc->constant), "bregN 0" (the
+ * register), maybe narrowed by DW_OP_convert (read as wide as the type
+ * then), or "entry_value(regN)": the register, where it still holds its
+ * value of the function's entry (else -ENOTSUP and loc->entry_gone).
+ */
 int loc_from_stack_value(const Dwarf_Op *ops, size_t nops, struct arg_loc *loc);
 
 /* "bregN OFF; deref; [MASK; and;] stack_value": the memory at REG+OFF. */

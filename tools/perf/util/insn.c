@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/arch-regs.h"
 #include "util/debug.h"
 #include "util/elf-util.h"
 #include "util/insn.h"
@@ -32,6 +33,8 @@ static struct {
 	void (*free)(cs_insn *, size_t);
 	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
 	bool (*insn_group)(csh, const cs_insn *, unsigned int);
+	cs_err (*regs_access)(csh, const cs_insn *, cs_regs, uint8_t *, cs_regs, uint8_t *);
+	const char *(*reg_name)(csh, unsigned int);
 } lib;
 
 static int load_library(void)
@@ -52,6 +55,10 @@ static int load_library(void)
 	*(void **)&lib.free = dlsym(h, "cs_free");
 	*(void **)&lib.disasm_iter = dlsym(h, "cs_disasm_iter");
 	*(void **)&lib.insn_group = dlsym(h, "cs_insn_group");
+	*(void **)&lib.regs_access = dlsym(h, "cs_regs_access");
+	*(void **)&lib.reg_name = dlsym(h, "cs_reg_name");
+	if (!lib.regs_access || !lib.reg_name)
+		pr_debug("insn: %s has no cs_regs_access\n", CAPSTONE_SONAME);
 	if (!lib.open || !lib.close || !lib.option || !lib.malloc || !lib.free ||
 	    !lib.disasm_iter || !lib.insn_group) {
 		pr_debug("insn: %s lacks an entry point\n", CAPSTONE_SONAME);
@@ -250,4 +257,97 @@ void insn_returns__clear(struct insn_returns *r)
 {
 	free(r->addr);
 	memset(r, 0, sizeof(*r));
+}
+
+/* The x86-64 registers a call may change (System V): the caller-saved ones. */
+static bool x86_call_clobbers(const char *reg)
+{
+	static const char *const regs[] = {
+		"ax", "cx", "dx", "si", "di", "r8", "r9", "r10", "r11"
+	};
+
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		if (!strcmp(reg, regs[i]))
+			return true;
+	return false;
+}
+
+/* Does instruction @in change register @reg (a pt_regs name, "di")? */
+static bool writes_reg(csh h, const cs_insn *in, const char *reg)
+{
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+
+	if (lib.insn_group(h, in, CS_GRP_CALL) && x86_call_clobbers(reg))
+		return true;
+	if (lib.regs_access(h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+		return true;
+	for (int i = 0; i < nwr; i++) {
+		const char *name = lib.reg_name(h, wr[i]);
+		const char *pt = name ? arch_regs__from_asm("x86_64", name, strlen(name)) : NULL;
+
+		if (pt && !strcmp(pt, reg))
+			return true;
+	}
+	return false;
+}
+
+int insn__reg_unchanged(const char *path, const uint64_t (*ranges)[2], int nranges, uint64_t entry,
+			uint64_t at, const char *reg)
+{
+	struct insn_returns unused = { 0 };
+	cs_arch arch;
+	Elf *elf;
+	csh h;
+	int fd, ret, kept = 1;
+
+	ret = insn_open(path, &fd, &elf, &h, &arch, &unused);
+	if (ret)
+		return ret;
+	if (arch != CS_ARCH_X86 || !lib.regs_access) {
+		kept = 0;
+		goto out;
+	}
+	lib.option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	for (int r = 0; r < nranges && kept; r++) {
+		uint64_t lo = ranges[r][0], size = ranges[r][1] - ranges[r][0], pc = lo;
+		bool home = entry >= lo && at < lo + size && entry <= at;
+		const uint8_t *code, *p;
+		size_t left = size;
+		cs_insn *in;
+
+		if (code_of(elf, lo, size, &code)) {
+			kept = 0;
+			break;
+		}
+		in = lib.malloc(h);
+		p = code;
+		while (left && kept) {
+			const cs_x86 *x;
+
+			if (!lib.disasm_iter(h, &p, &left, &pc, in)) {
+				kept = 0; /* bytes that do not decode: no judgement */
+				break;
+			}
+			/* On the way from the entry: nothing may change it. */
+			if (home && in->address >= entry && in->address < at &&
+			    writes_reg(h, in, reg))
+				kept = 0;
+			if (!lib.insn_group(h, in, CS_GRP_JUMP))
+				continue;
+			/* Nor may a jump come back to it from further on, or from anywhere unknown. */
+			x = &in->detail->x86;
+			if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+				kept = 0;
+			else if ((!home || in->address >= at) &&
+				 (uint64_t)x->operands[0].imm <= at &&
+				 (uint64_t)x->operands[0].imm >= entry)
+				kept = 0;
+		}
+		lib.free(in, 1);
+	}
+out:
+	lib.close(&h);
+	elf_util__close(fd, elf);
+	return kept;
 }

@@ -10,9 +10,11 @@
  * address on the stack) must not be used: Go moves goroutine stacks.
  *
  * Owns: reading a function's code from its file and telling its returns,
- * tail jumps and other instructions apart, and where its instructions
- * start.  Knows no probe types.
- * May call: elf-util (open, sections), alloc, debug.
+ * tail jumps and other instructions apart, where its instructions start,
+ * and whether a register is left alone up to an address.  Knows no probe
+ * types.
+ * May call: elf-util (open, sections), arch-regs (capstone's register
+ * names), alloc, debug.
  */
 
 #include <stdint.h>
@@ -49,6 +51,19 @@ void insn_returns__clear(struct insn_returns *r);
  * the range), or -errno as insn__find_returns().
  */
 int insn__starts_at(const char *path, uint64_t addr, uint64_t size, uint64_t at);
+
+/*
+ * Does register @reg (a pt_regs name: "di") of a function entered at
+ * @entry still hold its entry value at @at?  The code of the function is
+ * @nranges ranges [lo, hi) of the ELF file @path, one holding @entry and
+ * @at.  1 when no instruction from @entry up to @at changes it (a call
+ * changes the caller-saved registers) and no jump leads back to @at or
+ * before from @at on, from another range, or from a target not known
+ * (an indirect jump); 0 otherwise, also for a machine other than x86-64;
+ * or -errno as insn__find_returns().
+ */
+int insn__reg_unchanged(const char *path, const uint64_t (*ranges)[2], int nranges, uint64_t entry,
+			uint64_t at, const char *reg);
 
 /* The name of ELF machine @e_machine for messages ("x86-64", "AArch64", "EM_42"). */
 const char *insn__machine_name(int e_machine, char *buf, int len);

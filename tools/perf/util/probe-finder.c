@@ -444,8 +444,8 @@ static bool at_entry(Dwarf_Die *func, Dwarf_Addr a, bool mapped)
 /*
  * Collect the statement rows of line @lineno of @file (NULL: any) whose
  * address is in @func (NULL: any function of @cu).  Returns 0, or the
- * line of an earlier row at the same address as one of them: perf refuses
- * such a line, it could not tell them apart.
+ * line of an earlier row at the same address as one of them (-1: the
+ * function's entry): perf refuses such a line, we place it with a warning.
  */
 static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int lineno,
 			  struct place_list *pl, const char *name)
@@ -515,6 +515,51 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 			place_list__add(pl, a, cu, &f, die_func_name(&f));
 	}
 	return shared;
+}
+
+/*
+ * A line whose first row shares its address with other lines (perf
+ * refuses it): gdb breaks there, and so do we, with one warning naming
+ * the other lines of @file at the places @from.. of @pl.  @what is the
+ * line as the spec names it.
+ */
+static void warn_shared_line(Dwarf_Die *cu, const char *file, int lineno, struct place_list *pl,
+			     int from, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+	Dwarf_Lines *lines;
+	size_t nlines;
+	int total = 0;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines))
+		return;
+	for (int p = from; p < pl->nr; p++) {
+		int seen[8], nseen = 0;
+
+		for (size_t i = 0; i < nlines; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			const char *src = dwarf_linesrc(l, NULL, NULL);
+			Dwarf_Addr a;
+			int ln, k;
+
+			if (dwarf_lineaddr(l, &a) || a != pl->p[p].addr || dwarf_lineno(l, &ln) ||
+			    ln == lineno || !src || (file && !source_file_matches(src, file)))
+				continue;
+			for (k = 0; k < nseen && seen[k] != ln; k++)
+				;
+			if (k < nseen || nseen == 8)
+				continue;
+			seen[nseen++] = ln;
+			total++;
+			strbuf_addf(&sb, "%s%d", sb.len ? ", " : "", ln);
+		}
+		if (nseen)
+			strbuf_addf(&sb, " (0x%" PRIx64 ")", (uint64_t)pl->p[p].addr);
+	}
+	pr_warning(
+		"Warning: %s shares its address with line%s %s of %s: probed there, as gdb breaks.\n",
+		what, total > 1 ? "s" : "", sb.len ? sb.buf : "(none)", file ? file : "its file");
+	strbuf_release(&sb);
 }
 
 /* Does @line match the lazy pattern @pat, ignoring spaces in both? */
@@ -627,18 +672,19 @@ struct src_walk {
 static int src_walk_cu(Dwarf_Die *cu, const char *path, void *arg)
 {
 	struct src_walk *w = arg;
-	int shared;
+	int shared, from;
 
 	if (w->pp->lazy_line)
 		return find_lazy_rows(w->dbg, cu, NULL, path, w->pp->lazy_line, w->pl, NULL) < 0
 			       ? -ENOENT
 			       : 0;
+	from = w->pl->nr;
 	shared = find_line_rows(cu, NULL, path, w->pp->line, w->pl, NULL);
 	if (shared) {
-		pr_err("This line is sharing the address with other lines.\n"
-		       "Please try to probe at %s:%d instead.\n",
-		       path, shared);
-		return -EEXIST;
+		char *what = synthesize_perf_probe_point(w->pp);
+
+		warn_shared_line(cu, path, w->pp->line, w->pl, from, what);
+		free(what);
 	}
 	return 0;
 }
@@ -673,10 +719,19 @@ static bool find_variable(struct debuginfo *dbg, struct probe_place *place, cons
 			  Dwarf_Die *var)
 {
 	Dwarf_Die *scopes = NULL;
-	int n = probe_place__scopes(place, &scopes);
+	int n = probe_place__scopes(place, &scopes), own = n - 2;
 	bool found = false;
 
-	for (int i = 0; i < n - 1 && !found; i++)
+	/*
+	 * The probed function's own scopes first: its blocks up to the first
+	 * function inlined into it at the place, whose parameters (a nested
+	 * method's own "this") are not the probed function's.
+	 */
+	while (own > 0 && dwarf_tag(&scopes[own - 1]) == DW_TAG_lexical_block)
+		own--;
+	for (int i = own; i < n - 1 && !found; i++)
+		found = scope_variable(&scopes[i], name, false, var);
+	for (int i = 0; i < own && !found; i++)
 		found = scope_variable(&scopes[i], name, false, var);
 	free(scopes);
 	if (found)
@@ -789,13 +844,34 @@ int debuginfo__go_function(struct debuginfo *dbg, uint64_t addr, char **type)
 }
 
 /*
- * The fetchargs of @pev at @place, into @tev.  With @missing, a variable
- * an inlined copy has no DIE or no location for is not an error: -ENODATA,
- * no message, and its name in *@missing (the copy is skipped).
+ * Does @pa convert at the place of @c?  Silently: 0, or the error of the
+ * conversion, without its message.
+ */
+static int convert_quietly(const struct fetcharg_ctx *c, const struct perf_probe_arg *pa,
+			   Dwarf_Die *var)
+{
+	struct probe_trace_event tev = { 0 };
+	int saved = verbose, ret;
+
+	tev.args = xzalloc(sizeof(*tev.args));
+	tev.nargs = 1;
+	verbose = -2; /* not even pr_err */
+	ret = fetcharg__convert(c, pa, var, &tev.args[0]);
+	verbose = saved;
+	clear_probe_trace_event(&tev);
+	return ret;
+}
+
+/*
+ * The fetchargs of @pev at @place, into @tev.  With @missing (a spec of
+ * several places), a variable this place has no DIE or no location for,
+ * or one it holds in a form no fetcharg can read, is not an error:
+ * -ENODATA, no message, its name in *@missing and why in *@why (the place
+ * is skipped).
  */
 static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pev,
 			struct probe_place *place, const struct probe_finder_opts *opts,
-			struct probe_trace_event *tev, const char **missing)
+			struct probe_trace_event *tev, const char **missing, int *why)
 {
 	bool inlined = dwarf_tag(&place->func) == DW_TAG_inlined_subroutine;
 
@@ -844,6 +920,7 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 			break;
 		} else if (missing && inlined && !place_has_variable(dbg, &c, place, pa->var)) {
 			*missing = pa->var;
+			*why = -ENOENT;
 			ret = -ENODATA;
 			break;
 		} else if (!find_variable(dbg, place, pa->var, &var)) {
@@ -852,6 +929,14 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 			ret = -ENOENT;
 			break;
 		} else {
+			int q = missing ? convert_quietly(&c, pa, &var) : 0;
+
+			if (q == -ENOENT || q == -ENOTSUP) {
+				*missing = pa->var;
+				*why = q;
+				ret = -ENODATA;
+				break;
+			}
 			ret = fetcharg__convert(&c, pa, &var, &ta);
 			if (ret)
 				break;
@@ -902,14 +987,16 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 		} else if (pp->line) {
 			int decl = 0;
 
+			int from = pl->nr;
+
 			dwarf_decl_line(func, &decl);
-			ret = find_line_rows(cu, func, die_decl_file(func), decl + pp->line, pl,
-					     name);
-			if (ret) {
-				pr_err("This line is sharing the address with other lines.\n"
-				       "Please try to probe at %s:%d instead.\n",
-				       pp->function, ret > 0 ? ret - decl : 0);
-				ret = -EEXIST;
+			if (find_line_rows(cu, func, die_decl_file(func), decl + pp->line, pl,
+					   name)) {
+				char *what = synthesize_perf_probe_point(pp);
+
+				warn_shared_line(cu, die_decl_file(func), decl + pp->line, pl, from,
+						 what);
+				free(what);
 			}
 		} else if (pp->offset) {
 			if (dwarf_haspc(func, entry + pp->offset) <= 0) {
@@ -1000,10 +1087,10 @@ int probe_finder__places(struct debuginfo *dbg, const struct perf_probe_event *p
 	return 0;
 }
 
-/* The trace event of @pev at @place into @tev (see convert_args for @missing). */
+/* The trace event of @pev at @place into @tev (see convert_args for @missing, @why). */
 static int place_trace_event(struct debuginfo *dbg, const struct perf_probe_event *pev,
 			     struct probe_place *place, const struct probe_finder_opts *opts,
-			     struct probe_trace_event *tev, const char **missing)
+			     struct probe_trace_event *tev, const char **missing, int *why)
 {
 	tev->point.address = place->addr;
 	/* C++ and Rust functions by their qualified names. */
@@ -1013,7 +1100,7 @@ static int place_trace_event(struct debuginfo *dbg, const struct perf_probe_even
 		tev->point.realname = xstrdup(place->name);
 	}
 	tev->point.retprobe = pev->point.retprobe;
-	return convert_args(dbg, pev, place, opts, tev, missing);
+	return convert_args(dbg, pev, place, opts, tev, missing, why);
 }
 
 int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_event *pev,
@@ -1023,7 +1110,7 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 	struct place_list pl = { 0 };
 	struct probe_trace_event *tevs;
 	const char **skip;
-	int ret = 0, n = 0;
+	int ret = 0, n = 0, *why;
 
 	ret = probe_finder__places(dbg, pev, opts, &pl);
 	if (ret)
@@ -1040,9 +1127,10 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 	 * of the first place.
 	 */
 	skip = xzalloc(sizeof(*skip) * pl.nr);
+	why = xzalloc(sizeof(*why) * pl.nr);
 	for (int i = 0; i < pl.nr && !ret; i++) {
 		ret = place_trace_event(dbg, pev, &pl.p[i], opts, &tevs[n],
-					pl.nr > 1 ? &skip[i] : NULL);
+					pl.nr > 1 ? &skip[i] : NULL, &why[i]);
 		if (ret == -ENODATA) {
 			clear_probe_trace_event(&tevs[n]);
 			memset(&tevs[n], 0, sizeof(tevs[n]));
@@ -1052,16 +1140,29 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 		}
 	}
 	if (!ret && !n) {
-		ret = place_trace_event(dbg, pev, &pl.p[0], opts, &tevs[0], NULL);
+		ret = place_trace_event(dbg, pev, &pl.p[0], opts, &tevs[0], NULL, NULL);
 		n = 1;
 	}
-	for (int i = 0; i < pl.nr && !ret; i++)
-		if (skip[i])
-			pr_warning("Warning: '%s' is not available at 0x%" PRIx64
+	for (int i = 0; i < pl.nr && !ret; i++) {
+		Dwarf_Addr entry = 0;
+
+		if (!skip[i])
+			continue;
+		if (dwarf_tag(&pl.p[i].func) == DW_TAG_inlined_subroutine)
+			pr_warning("Warning: '%s' is not %s at 0x%" PRIx64
 				   " (an inlined copy of %s in %s); that place is skipped\n",
-				   skip[i], (uint64_t)pl.p[i].addr, pl.p[i].name,
+				   skip[i], why[i] == -ENOTSUP ? "fetchable" : "available",
+				   (uint64_t)pl.p[i].addr, pl.p[i].name,
 				   die_func_name(&pl.p[i].real));
+		else if (die_func_entry(&pl.p[i].real, &entry))
+			pr_warning("Warning: '%s' is not %s at 0x%" PRIx64 " (%s+%" PRIu64
+				   "); that place is skipped\n",
+				   skip[i], why[i] == -ENOTSUP ? "fetchable" : "available",
+				   (uint64_t)pl.p[i].addr, die_func_name(&pl.p[i].real),
+				   (uint64_t)(pl.p[i].addr - entry));
+	}
 	free(skip);
+	free(why);
 	if (ret) {
 		/* tevs[n] is the place that failed, filled in part. */
 		for (int i = 0; i <= n && i < pl.nr; i++)

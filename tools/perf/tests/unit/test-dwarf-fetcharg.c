@@ -285,9 +285,11 @@ static void test_a_composite_value_settles_on_the_piece_of_its_member(void)
 	pieces_loc(&loc, regs, NOPS(regs), 8);
 	CHECK_INT(arg_loc__settle(&loc), ==, 0);
 	CHECK_STR(loc.reg, "%bx");
-	/* The middle of a register is no fetcharg. */
+	/* The middle of a register: its bits from that byte. */
 	pieces_loc(&loc, regs, NOPS(regs), 4);
-	CHECK_INT(arg_loc__settle(&loc), ==, -ENOTSUP);
+	CHECK_INT(arg_loc__settle(&loc), ==, 0);
+	CHECK_STR(loc.reg, "%ax");
+	CHECK_INT(loc.reg_off, ==, 4);
 	pieces_loc(&loc, regs, NOPS(regs), 16);
 	CHECK_INT(arg_loc__settle(&loc), ==, -ENOENT);
 	pieces_loc(&loc, gone, NOPS(gone), 0);
@@ -305,6 +307,55 @@ static void test_a_composite_value_settles_on_the_piece_of_its_member(void)
 	CHECK_INT(arg_loc__settle(&loc), ==, 0);
 	CHECK_REFS(&loc, "0");
 	arg_loc__clear(&loc);
+}
+
+static void test_a_part_of_a_register_stays_inside_it(void)
+{
+	struct arg_loc loc = { 0 };
+
+	loc.reg = "%di";
+	CHECK_INT(arg_loc__reg_bits(&loc), ==, 64);
+	CHECK_INT(arg_loc__reg_part(&loc, 4, 4), ==, 0);
+	CHECK_INT(loc.reg_off, ==, 4);
+	/* Past its 64 bits, or a negative offset: no part of it. */
+	CHECK_INT(arg_loc__reg_part(&loc, 2, 4), ==, -ENOTSUP);
+	CHECK_INT(arg_loc__reg_part(&loc, -1, 1), ==, -ENOTSUP);
+	CHECK_INT(loc.reg_off, ==, 4);
+	loc.arch = "i386";
+	loc.reg_off = 0;
+	CHECK_INT(arg_loc__reg_bits(&loc), ==, 32);
+	CHECK_INT(arg_loc__reg_part(&loc, 4, 4), ==, -ENOTSUP);
+	/* Memory is offset, not split. */
+	memory_loc(&loc);
+	CHECK_INT(arg_loc__reg_part(&loc, 4, 4), ==, -ENOTSUP);
+	arg_loc__clear(&loc);
+}
+
+static void test_converted_and_entry_values_need_their_dwarf(void)
+{
+	/* DW_OP_convert to the generic type: the register as it is. */
+	Dwarf_Op generic[] = { OPN(DW_OP_breg5, 0), OPN(DW_OP_convert, 0), OP(DW_OP_stack_value) };
+	/* A base type by its DIE, or an entry value: not without the DWARF. */
+	Dwarf_Op typed[] = { OPN(DW_OP_breg5, 0), OPN(DW_OP_convert, 0x2b), OP(DW_OP_stack_value) };
+	Dwarf_Op shifted[] = { OPN(DW_OP_breg14, 0), OP(DW_OP_lit16), OP(DW_OP_shr),
+			       OPN(DW_OP_convert, 0), OP(DW_OP_stack_value) };
+	Dwarf_Op entry[] = { OPN(DW_OP_entry_value, 1), OP(DW_OP_stack_value) };
+	Dwarf_Op plus[] = { OPN(DW_OP_breg5, 0), OPN(DW_OP_lit1, 0), OP(DW_OP_plus),
+			    OP(DW_OP_stack_value) };
+	struct arg_loc loc = { 0 };
+
+	CHECK_INT(loc_from_stack_value(generic, NOPS(generic), &loc), ==, 0);
+	CHECK(!strcmp(loc.reg, "%di") && !loc.mask_bytes);
+	memset(&loc, 0, sizeof(loc));
+	CHECK_INT(loc_from_stack_value(typed, NOPS(typed), &loc), ==, -ENOTSUP);
+	memset(&loc, 0, sizeof(loc));
+	/* Shifted but as wide as the register: no narrower part to read. */
+	CHECK_INT(loc_from_stack_value(shifted, NOPS(shifted), &loc), ==, -ENOTSUP);
+	memset(&loc, 0, sizeof(loc));
+	CHECK_INT(loc_from_stack_value(entry, NOPS(entry), &loc), ==, -ENOTSUP);
+	CHECK(!loc.entry_gone);
+	memset(&loc, 0, sizeof(loc));
+	CHECK_INT(loc_from_stack_value(plus, NOPS(plus), &loc), ==, 1);
 }
 
 static void test_the_interpreter_tries_the_forms_in_order(void)
@@ -441,7 +492,7 @@ static void test_member_steps_add_offsets_and_dereferences(void)
 	memset(&loc, 0, sizeof(loc));
 	loc.reg = "%di"; /* a struct in a register */
 	CHECK_INT(field_member_step(&loc, &type, "in", false, "v", &member), ==, -ENOTSUP);
-	/* A struct of one register (struct fa_inner, 8 bytes): its first member only. */
+	/* A struct of one register (struct fa_inner, 8 bytes): its members are parts of it. */
 	outer_type(&type);
 	memory_loc(&loc);
 	CHECK_INT(field_member_step(&loc, &type, "in", false, "v", &member), ==, 0);
@@ -453,7 +504,25 @@ static void test_member_steps_add_offsets_and_dereferences(void)
 	CHECK_STR(loc.reg, "%di");
 	CHECK(!loc.refs);
 	type = inner;
-	CHECK_INT(field_member_step(&loc, &type, "y", false, "in", &member), ==, -ENOTSUP);
+	CHECK_INT(field_member_step(&loc, &type, "y", false, "in", &member), ==, 0);
+	CHECK_STR(loc.reg, "%di");
+	CHECK_INT(loc.reg_off, ==, 4);
+	/* A pointer that is a part of a register, or masked, is not followed. */
+	outer_type(&type);
+	memory_loc(&loc);
+	CHECK_INT(field_member_step(&loc, &type, "ptr", false, "v", &member), ==, 0);
+	arg_loc__clear(&loc);
+	Dwarf_Die ptr = type;
+	memset(&loc, 0, sizeof(loc));
+	loc.reg = "%di";
+	loc.mask_bytes = 4;
+	CHECK_INT(field_member_step(&loc, &type, "x", true, "ptr", &member), ==, -ENOTSUP);
+	type = ptr;
+	memset(&loc, 0, sizeof(loc));
+	loc.reg = "%di";
+	loc.reg_off = 4;
+	CHECK_INT(field_member_step(&loc, &type, "x", true, "ptr", &member), ==, -ENOTSUP);
+	arg_loc__clear(&loc);
 }
 
 static void test_array_steps_index_every_dimension(void)
@@ -602,6 +671,8 @@ TESTS(TEST(test_a_masked_register_is_the_register_read_narrow),
       TEST(test_a_loaded_value_is_the_memory_it_was_loaded_from),
       TEST(test_places_are_globals_frame_slots_and_registers),
       TEST(test_a_composite_value_settles_on_the_piece_of_its_member),
+      TEST(test_a_part_of_a_register_stays_inside_it),
+      TEST(test_converted_and_entry_values_need_their_dwarf),
       TEST(test_the_interpreter_tries_the_forms_in_order),
       TEST(test_the_frame_base_is_a_register_an_offset_or_the_cfa),
       TEST(test_an_offset_moves_the_outermost_reference),

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* insn: the returns and tail jumps of a function of this very program. */
+/*
+ * insn: the returns and tail jumps of a function of this very program, and
+ * where a register of one still holds its entry value.
+ */
 #include <errno.h>
 #include <link.h>
 #include <stdint.h>
@@ -38,6 +41,26 @@ __asm__(".text\n"
 	"	ret\n");
 void insn_fixture(void);
 
+/*
+ * A loop and a call: which registers hold their entry values where
+ * (insn__reg_unchanged).
+ */
+__asm__(".text\n"
+	".globl insn_regs_fixture\n"
+	".type insn_regs_fixture, @function\n"
+	"insn_regs_fixture:\n"
+	"	mov %rdi, %rax\n"   /* +0: 3 bytes */
+	"	xor %ecx, %ecx\n"   /* +3: 2 */
+	"	inc %rcx\n"	    /* +5: 3, the loop */
+	"	cmp %rcx, %rsi\n"   /* +8: 3 */
+	"	.byte 0x75, 0xf8\n" /* +11: jne +5, 2 */
+	"	.byte 0xe8\n"	    /* +13: call, 5 */
+	"	.long insn_fixture_out - . - 4\n"
+	"	mov %rax, %rdi\n" /* +18: 3 */
+	"	ret\n"		  /* +21 */
+	".size insn_regs_fixture, . - insn_regs_fixture\n");
+void insn_regs_fixture(void);
+
 static int first_bias(struct dl_phdr_info *info, size_t size, void *data)
 {
 	*(uintptr_t *)data = info->dlpi_addr;
@@ -70,6 +93,31 @@ static void test_returns_and_tail_jumps_of_a_function(void)
 	CHECK_INT(r.nr, ==, 2);
 	insn_returns__clear(&r);
 }
+
+static void test_a_register_is_unchanged_until_written_or_looped_back_to(void)
+{
+	uintptr_t bias = 0;
+	uint64_t addr, r[1][2];
+	const char *exe = "/proc/self/exe";
+
+	dl_iterate_phdr(first_bias, &bias);
+	addr = (uintptr_t)insn_regs_fixture - bias;
+	r[0][0] = addr;
+	r[0][1] = addr + 22;
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr, "ax"), ==, 1);
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 3, "di"), ==, 1);
+	/* Written (eax of rax, ecx of rcx). */
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 3, "ax"), ==, 0);
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 5, "cx"), ==, 0);
+	/* The loop comes back to +5 from +11: after a round, who knows. */
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 5, "di"), ==, 0);
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 8, "si"), ==, 0);
+	/* After the loop: the call changes the caller-saved registers only. */
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 18, "di"), ==, 0);
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 18, "si"), ==, 0);
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 18, "bx"), ==, 1);
+	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 18, "r12"), ==, 1);
+}
 #endif
 
 static void test_what_can_not_be_decoded(void)
@@ -90,5 +138,6 @@ static void test_what_can_not_be_decoded(void)
 TESTS(
 #if defined(__x86_64__)
 	TEST(test_returns_and_tail_jumps_of_a_function),
+	TEST(test_a_register_is_unchanged_until_written_or_looped_back_to),
 #endif
 	TEST(test_what_can_not_be_decoded));
