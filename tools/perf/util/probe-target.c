@@ -250,8 +250,13 @@ int probe_target__try_symbols(struct probe_target *t)
 		char *file = probe_target__symbol_file(t->path);
 		int ret = symbol_elf__load(file, &t->syms);
 
-		/* Read under --symfs, the probes name the path they run at. */
-		if (!ret && strcmp(file, t->path)) {
+		/*
+		 * The probes name the path resolved, not symbol_elf's realpath():
+		 * under --symfs the path they run at; with --target-ns
+		 * /proc/PID/root/..., whose realpath() is the container's root as
+		 * the host names it, a walk the container can steer.
+		 */
+		if (!ret && strcmp(t->syms->path, t->path)) {
 			free(t->syms->path);
 			t->syms->path = xstrdup(t->path);
 		}
