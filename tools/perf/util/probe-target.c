@@ -130,6 +130,13 @@ int probe_target__init(struct probe_target *t, const struct perf_probe_event *pe
 			probe_target__clear(t);
 			return -EISDIR;
 		}
+		/* --target-ns: the file read is the one resolved (and probed) */
+		if (!target_ns__same_file(t->path, &st)) {
+			pr_err("Error: target executable %s changed while it was being resolved\n",
+			       pev->target);
+			probe_target__clear(t);
+			return -ESTALE;
+		}
 		t->e_machine = elf_util__machine(t->path);
 		if (t->e_machine < 0)
 			t->e_machine = 0; /* not ELF: the loaders say so */
