@@ -309,7 +309,7 @@ void probe_cache__format(const struct probe_cache *pc, struct strbuf *sb)
 int probe_cache__commit(struct probe_cache *pc)
 {
 	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
-	int ret;
+	int ret, note;
 
 	if (pc->dir_fd < 0)
 		return -EBADF;
@@ -324,9 +324,10 @@ int probe_cache__commit(struct probe_cache *pc)
 		return 0;
 	}
 	strbuf_release(&old);
+	/* Noted first: a writer killed after the rename leaves it noted. */
+	note = probe_caches__note_written((const char *const *)&pc->path, 1, true);
 	ret = cache_fs__write_atomic(pc->dir_fd, "probes", sb.buf, sb.len, 0644, true);
-	if (!ret)
-		probe_caches__mark_dirty(pc->path);
+	probe_caches__note_done(note);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -693,41 +694,53 @@ int probe_cache__sdt_event_names(const char *filter, char ***names)
 /* ---- what the index of every probe cache (probe-index.c) must read again */
 
 /*
- * A probes file this perf wrote: its entry is read again by the next
- * search (appended whole: O_APPEND writes of one line do not mix).
+ * The probes files this perf writes: their entries are noted in
+ * ROOT/.probe-index.dirty before the write, under a shared lock of that
+ * file held until the write is done (or the writer is killed), and read
+ * again by the next search.  A search (probe-index.c) that finds the lock
+ * taken keeps the list: what a writer noted may not be written yet when
+ * the search reads its entry.  A search removes the list under the
+ * exclusive lock, so a writer whose lock is on a list removed meanwhile
+ * opens the new one.
  */
-static void mark_dirty_text(const char *text, size_t len)
+static int note_text(const char *text, size_t len)
 {
 	struct strbuf err = STRBUF_INIT;
 	int fd = -1, rootfd = build_id_cache__root_fd(false, &err);
-	struct stat st;
+	struct stat st, now;
 
-	if (rootfd >= 0)
+	for (int tries = 0; rootfd >= 0 && tries < 100; tries++) {
 		fd = openat(rootfd, PROBE_INDEX_DIRTY,
 			    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
 			    0644);
-	/* Only a file of ours: another's, a FIFO, is not written to. */
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !cache_fs__trusted(&st))) {
+		/* Only a file of ours: another's, a FIFO, is not written to. */
+		if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+				!cache_fs__trusted(&st) || flock(fd, LOCK_SH) < 0)) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0)
+			break;
+		if (fstatat(rootfd, PROBE_INDEX_DIRTY, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+			break;
+		close(fd); /* removed by a search meanwhile: the new one */
+		fd = -1;
+	}
+	if (fd >= 0 && write(fd, text, len) != (ssize_t)len) {
 		close(fd);
 		fd = -1;
 	}
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
-		if (rootfd >= 0) /* not told: rebuilt in full */
-			unlinkat(rootfd, PROBE_INDEX_NAME, 0);
-	}
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0 && rootfd >= 0) /* not told: rebuilt in full */
+		unlinkat(rootfd, PROBE_INDEX_NAME, 0);
 	strbuf_release(&err);
+	return fd;
 }
 
-void probe_caches__mark_dirty(const char *probes_path)
-{
-	probe_caches__mark_dirty_dirs(&probes_path, 1, true);
-}
-
-void probe_caches__mark_dirty_dirs(const char *const *paths, int nr, bool probes)
+int probe_caches__note_written(const char *const *paths, int nr, bool probes)
 {
 	struct strbuf sb = STRBUF_INIT;
+	int fd;
 
 	for (int i = 0; i < nr; i++) {
 		const char *slash = probes ? strrchr(paths[i], '/') : NULL;
@@ -736,7 +749,23 @@ void probe_caches__mark_dirty_dirs(const char *const *paths, int nr, bool probes
 		strbuf_addch(&sb, '\n');
 	}
 	/* One write: appended whole, not mixed with another writer's lines. */
-	if (nr)
-		mark_dirty_text(sb.buf, sb.len);
+	fd = nr ? note_text(sb.buf, sb.len) : -2;
 	strbuf_release(&sb);
+	return fd;
+}
+
+void probe_caches__note_done(int note)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rootfd;
+
+	if (note >= 0) {
+		close(note); /* the lock */
+		return;
+	}
+	/* Not noted: a search may have kept an index that misses the write. */
+	rootfd = note == -1 ? build_id_cache__root_fd(false, &err) : -1;
+	if (rootfd >= 0)
+		unlinkat(rootfd, PROBE_INDEX_NAME, 0);
+	strbuf_release(&err);
 }

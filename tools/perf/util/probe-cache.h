@@ -187,13 +187,17 @@ int probe_caches__for_each_listed(probe_caches_fn fn, void *ctx);
  */
 #define PROBE_INDEX_NAME ".probe-index"
 #define PROBE_INDEX_DIRTY ".probe-index.dirty"
-/* Note that @probes_path was written (probe_cache__commit() does). */
-void probe_caches__mark_dirty(const char *probes_path);
 /*
- * The same for @nr paths at once, in one write: probes files with
- * @probes, else entry directories.
+ * Note that the @nr paths (probes files with @probes, else entry
+ * directories) are about to be written, in one write to the list of
+ * PROBE_INDEX_DIRTY, before any of them is: the index is never trusted
+ * beyond what was committed, whenever the writer is killed.  Returns a
+ * note for probe_caches__note_done(), to call once they are written (or
+ * not): until then a search keeps the list (probe_cache__commit() does
+ * both).
  */
-void probe_caches__mark_dirty_dirs(const char *const *paths, int nr, bool probes);
+int probe_caches__note_written(const char *const *paths, int nr, bool probes);
+void probe_caches__note_done(int note);
 
 /*
  * Refresh the SDT entries of the probe cache of the build-id cache entry
