@@ -309,7 +309,8 @@ void probe_cache__format(const struct probe_cache *pc, struct strbuf *sb)
 int probe_cache__commit(struct probe_cache *pc)
 {
 	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
-	int ret, note;
+	struct probe_caches_note note;
+	int ret;
 
 	if (pc->dir_fd < 0)
 		return -EBADF;
@@ -325,9 +326,9 @@ int probe_cache__commit(struct probe_cache *pc)
 	}
 	strbuf_release(&old);
 	/* Noted first: a writer killed after the rename leaves it noted. */
-	note = probe_caches__note_written((const char *const *)&pc->path, 1, true);
+	probe_caches__note_written((const char *const *)&pc->path, 1, true, &note);
 	ret = cache_fs__write_atomic(pc->dir_fd, "probes", sb.buf, sb.len, 0644, true);
-	probe_caches__note_done(note);
+	probe_caches__note_done(&note, !ret);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -703,7 +704,7 @@ int probe_cache__sdt_event_names(const char *filter, char ***names)
  * exclusive lock, so a writer whose lock is on a list removed meanwhile
  * opens the new one.
  */
-static int note_text(const char *text, size_t len)
+static int note_text(const char *text, size_t len, struct probe_caches_note *note)
 {
 	struct strbuf err = STRBUF_INIT;
 	int fd = -1, rootfd = build_id_cache__root_fd(false, &err);
@@ -731,17 +732,21 @@ static int note_text(const char *text, size_t len)
 		close(fd);
 		fd = -1;
 	}
+	note->fd = fd;
+	note->end = fd >= 0 ? lseek(fd, 0, SEEK_CUR) : -1;
+	note->start = note->end - (off_t)len;
 	if (fd < 0 && rootfd >= 0) /* not told: rebuilt in full */
 		unlinkat(rootfd, PROBE_INDEX_NAME, 0);
 	strbuf_release(&err);
 	return fd;
 }
 
-int probe_caches__note_written(const char *const *paths, int nr, bool probes)
+void probe_caches__note_written(const char *const *paths, int nr, bool probes,
+				struct probe_caches_note *note)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int fd;
 
+	note->fd = -2;
 	for (int i = 0; i < nr; i++) {
 		const char *slash = probes ? strrchr(paths[i], '/') : NULL;
 
@@ -749,23 +754,49 @@ int probe_caches__note_written(const char *const *paths, int nr, bool probes)
 		strbuf_addch(&sb, '\n');
 	}
 	/* One write: appended whole, not mixed with another writer's lines. */
-	fd = nr ? note_text(sb.buf, sb.len) : -2;
+	if (nr)
+		note_text(sb.buf, sb.len, note);
 	strbuf_release(&sb);
-	return fd;
 }
 
-void probe_caches__note_done(int note)
+/*
+ * Nothing was written after all (a refused write): the note is taken
+ * back when nothing was noted after it, under the exclusive lock, so
+ * that the cache is as it was.
+ */
+static void take_back(const struct probe_caches_note *note)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rootfd = build_id_cache__root_fd(false, &err);
+	struct stat st, now;
+
+	if (rootfd >= 0 && flock(note->fd, LOCK_EX | LOCK_NB) == 0 && fstat(note->fd, &st) == 0 &&
+	    st.st_size == note->end) {
+		if (note->start > 0)
+			ftruncate(note->fd, note->start);
+		else if (fstatat(rootfd, PROBE_INDEX_DIRTY, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+			 now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+			unlinkat(rootfd, PROBE_INDEX_DIRTY, 0); /* ours alone */
+	}
+	strbuf_release(&err);
+}
+
+void probe_caches__note_done(struct probe_caches_note *note, bool written)
 {
 	struct strbuf err = STRBUF_INIT;
 	int rootfd;
 
-	if (note >= 0) {
-		close(note); /* the lock */
+	if (note->fd >= 0) {
+		if (!written)
+			take_back(note);
+		close(note->fd); /* the lock */
+		note->fd = -2;
 		return;
 	}
 	/* Not noted: a search may have kept an index that misses the write. */
-	rootfd = note == -1 ? build_id_cache__root_fd(false, &err) : -1;
+	rootfd = note->fd == -1 && written ? build_id_cache__root_fd(false, &err) : -1;
 	if (rootfd >= 0)
 		unlinkat(rootfd, PROBE_INDEX_NAME, 0);
+	note->fd = -2;
 	strbuf_release(&err);
 }

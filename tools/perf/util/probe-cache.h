@@ -27,6 +27,7 @@
  */
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -191,13 +192,19 @@ int probe_caches__for_each_listed(probe_caches_fn fn, void *ctx);
  * Note that the @nr paths (probes files with @probes, else entry
  * directories) are about to be written, in one write to the list of
  * PROBE_INDEX_DIRTY, before any of them is: the index is never trusted
- * beyond what was committed, whenever the writer is killed.  Returns a
- * note for probe_caches__note_done(), to call once they are written (or
- * not): until then a search keeps the list (probe_cache__commit() does
- * both).
+ * beyond what was committed, whenever the writer is killed.  @note is
+ * filled for probe_caches__note_done(), to call once they are written
+ * (@written: at least one of them was), until when a search keeps the
+ * list; a write refused before any rename takes the note back when it is
+ * the last of the list (probe_cache__commit() does both).
  */
-int probe_caches__note_written(const char *const *paths, int nr, bool probes);
-void probe_caches__note_done(int note);
+struct probe_caches_note {
+	int fd;		  /* the list, locked shared; -1: not noted; -2: nothing to note */
+	off_t start, end; /* where the note is in it */
+};
+void probe_caches__note_written(const char *const *paths, int nr, bool probes,
+				struct probe_caches_note *note);
+void probe_caches__note_done(struct probe_caches_note *note, bool written);
 
 /*
  * Refresh the SDT entries of the probe cache of the build-id cache entry
