@@ -537,6 +537,113 @@ int cache_fs__check_file(int dirfd, const char *base, const char *name, struct s
 	return 0;
 }
 
+/* Reopen the walk of cache_fs__check_path() at "/"; 0 or -errno. */
+static int walk_from_root(int *fd, struct strbuf *at, struct strbuf *err)
+{
+	if (*fd >= 0)
+		close(*fd);
+	strbuf_reset(at);
+	*fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	return check_dir_fd(*fd, "/", err);
+}
+
+int cache_fs__check_path(const char *path, bool dir, struct strbuf *err)
+{
+	struct strbuf todo = STRBUF_INIT, at = STRBUF_INIT;
+	char target[PATH_MAX];
+	int fd = -1, links = 0, ret;
+	size_t pos = 0;
+
+	if (path[0] != '/') {
+		strbuf_addf(err, "refusing %s: not an absolute path", path);
+		return -CACHE_FS_REFUSED;
+	}
+	strbuf_addstr(&todo, path);
+	ret = walk_from_root(&fd, &at, err);
+	while (!ret) {
+		size_t len, next;
+		bool last, done = false;
+		struct stat st;
+		char *name;
+		ssize_t n;
+		int sub;
+
+		while (todo.buf[pos] == '/')
+			pos++;
+		if (!todo.buf[pos]) { /* "/" itself, or a path ending in '/' */
+			if (!dir) {
+				strbuf_addf(err, "refusing %s: a directory", path);
+				ret = -CACHE_FS_REFUSED;
+			}
+			break;
+		}
+		len = strcspn(todo.buf + pos, "/");
+		for (next = pos + len; todo.buf[next] == '/'; next++)
+			;
+		last = !todo.buf[next];
+		name = xstrndup(todo.buf + pos, len);
+		pos = next;
+		if (!strcmp(name, ".")) {
+			free(name);
+			if (last && !dir)
+				ret = -EISDIR;
+			continue;
+		}
+		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			ret = -errno;
+		} else if (S_ISLNK(st.st_mode)) {
+			/* In a trusted directory: only a trusted user changes it. */
+			n = readlinkat(fd, name, target, sizeof(target) - 1);
+			if (n < 0 || ++links > 40) {
+				ret = n < 0 ? -errno : -ELOOP;
+			} else {
+				struct strbuf rest = STRBUF_INIT;
+
+				target[n] = '\0';
+				strbuf_addstr(&rest, target);
+				if (todo.buf[pos])
+					strbuf_addf(&rest, "/%s", todo.buf + pos);
+				strbuf_release(&todo);
+				todo = rest;
+				pos = 0;
+				if (target[0] == '/')
+					ret = walk_from_root(&fd, &at, err);
+			}
+		} else if (last && !dir) {
+			ret = cache_fs__check_file(fd, at.len ? at.buf : "", name, err);
+			done = true;
+		} else if (!S_ISDIR(st.st_mode)) {
+			ret = -ENOTDIR;
+		} else {
+			/* ".." leaves for a parent that is checked as well */
+			sub = openat(fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (!strcmp(name, "..")) {
+				char *slash = strrchr(at.buf, '/');
+
+				strbuf_setlen(&at, slash ? (size_t)(slash - at.buf) : 0);
+			} else {
+				strbuf_addf(&at, "/%s", name);
+			}
+			ret = sub < 0 ? -errno : check_dir_fd(sub, at.len ? at.buf : "/", err);
+			if (sub >= 0) {
+				close(fd);
+				fd = sub;
+			}
+			done = last;
+		}
+		free(name);
+		if (done)
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&todo);
+	strbuf_release(&at);
+	return ret;
+}
+
 /* Remove everything in the directory @fd (closed here), never following a link. */
 static int empty_dir_fd(int fd)
 {

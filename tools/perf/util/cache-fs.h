@@ -10,7 +10,8 @@
  * want theirs: owned by the effective user or root, not writable by group
  * or others.  Removal never crosses a link (an fd-based walk, unlinkat).
  *
- * Owns: the trust rule and its one wording, the fd-based walk, making and
+ * Owns: the trust rule and its one wording, the fd-based walk (and the
+ * check of a whole path whose links are followed), making and
  * unmaking directories, temporary files named NAME.tmp.PID.N and the
  * removal of those of dead writers, fd-relative atomic writes.
  * May call: util, strbuf, debug.
@@ -134,6 +135,17 @@ void cache_fs_walk__unmake(struct cache_fs_walk *w);
 int cache_fs__check_file(int dirfd, const char *base, const char *name, struct strbuf *err);
 /* What @st is, for those lines: "a FIFO", "a symbolic link", "a device or socket", ... */
 const char *cache_fs__kind(const struct stat *st);
+
+/*
+ * Is the absolute @path safe from other users all the way, as the trust
+ * rule wants a program root runs: "/" and every directory its walk goes
+ * through trusted, links followed by hand (a link lives in a trusted
+ * directory, its target is walked the same way), and what it ends on a
+ * trusted regular file (@dir: a trusted directory)?  0, -CACHE_FS_REFUSED
+ * with the line in @err (a relative @path too), or the walk's -errno
+ * (-ENOENT, -ENOTDIR, -ELOOP).
+ */
+int cache_fs__check_path(const char *path, bool dir, struct strbuf *err);
 
 /*
  * Remove @name of @dirfd and everything below it, never following a link

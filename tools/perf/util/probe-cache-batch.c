@@ -225,7 +225,8 @@ int probe_cache_batch__write(struct probe_cache_batch_item *items, int nr,
 {
 	struct batch bt = { .items = items, .nr = nr, .merge = merge, .ctx = ctx };
 	const char **written;
-	int ret, n = 0;
+	struct probe_caches_note note;
+	int ret, n = 0, renamed = 0;
 
 	*failed = 0;
 	ret = build_id_cache__batch_init(&bt.b, err);
@@ -244,7 +245,15 @@ int probe_cache_batch__write(struct probe_cache_batch_item *items, int nr,
 		build_id_cache__batch_undo(&bt.b);
 		return ret;
 	}
+	/*
+	 * For the index of every cache (probe-index.c): one note for all,
+	 * before the first rename, held until the last.
+	 */
 	written = xmalloc(sizeof(*written) * (nr + 1));
+	for (int i = 0; i < nr; i++)
+		if (items[i].tmp)
+			written[n++] = build_id_cache__dirname(items[i].name, items[i].bid);
+	probe_caches__note_written(written, n, false, &note);
 	for (int i = 0; i < nr && !ret; i++) {
 		if (items[i].tmp) {
 			ret = commit(&bt, i, err);
@@ -252,7 +261,7 @@ int probe_cache_batch__write(struct probe_cache_batch_item *items, int nr,
 				*failed = i;
 				break;
 			}
-			written[n++] = build_id_cache__dirname(items[i].name, items[i].bid);
+			renamed++;
 		}
 		items[i].done = true;
 	}
@@ -260,8 +269,7 @@ int probe_cache_batch__write(struct probe_cache_batch_item *items, int nr,
 		remove_tmps(&bt, *failed);
 	if (n)
 		sync_renames(&bt);
-	/* For the index of every cache (probe-index.c): one write for all. */
-	probe_caches__mark_dirty_dirs(written, n, false);
+	probe_caches__note_done(&note, renamed > 0);
 	for (int i = 0; i < n; i++)
 		free((char *)written[i]);
 	free(written);

@@ -309,6 +309,7 @@ void probe_cache__format(const struct probe_cache *pc, struct strbuf *sb)
 int probe_cache__commit(struct probe_cache *pc)
 {
 	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
+	struct probe_caches_note note;
 	int ret;
 
 	if (pc->dir_fd < 0)
@@ -324,9 +325,10 @@ int probe_cache__commit(struct probe_cache *pc)
 		return 0;
 	}
 	strbuf_release(&old);
+	/* Noted first: a writer killed after the rename leaves it noted. */
+	probe_caches__note_written((const char *const *)&pc->path, 1, true, &note);
 	ret = cache_fs__write_atomic(pc->dir_fd, "probes", sb.buf, sb.len, 0644, true);
-	if (!ret)
-		probe_caches__mark_dirty(pc->path);
+	probe_caches__note_done(&note, !ret);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -693,42 +695,58 @@ int probe_cache__sdt_event_names(const char *filter, char ***names)
 /* ---- what the index of every probe cache (probe-index.c) must read again */
 
 /*
- * A probes file this perf wrote: its entry is read again by the next
- * search (appended whole: O_APPEND writes of one line do not mix).
+ * The probes files this perf writes: their entries are noted in
+ * ROOT/.probe-index.dirty before the write, under a shared lock of that
+ * file held until the write is done (or the writer is killed), and read
+ * again by the next search.  A search (probe-index.c) that finds the lock
+ * taken keeps the list: what a writer noted may not be written yet when
+ * the search reads its entry.  A search removes the list under the
+ * exclusive lock, so a writer whose lock is on a list removed meanwhile
+ * opens the new one.
  */
-static void mark_dirty_text(const char *text, size_t len)
+static int note_text(const char *text, size_t len, struct probe_caches_note *note)
 {
 	struct strbuf err = STRBUF_INIT;
 	int fd = -1, rootfd = build_id_cache__root_fd(false, &err);
-	struct stat st;
+	struct stat st, now;
 
-	if (rootfd >= 0)
+	for (int tries = 0; rootfd >= 0 && tries < 100; tries++) {
 		fd = openat(rootfd, PROBE_INDEX_DIRTY,
 			    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
 			    0644);
-	/* Only a file of ours: another's, a FIFO, is not written to. */
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !cache_fs__trusted(&st))) {
+		/* Only a file of ours: another's, a FIFO, is not written to. */
+		if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+				!cache_fs__trusted(&st) || flock(fd, LOCK_SH) < 0)) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0)
+			break;
+		if (fstatat(rootfd, PROBE_INDEX_DIRTY, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+			break;
+		close(fd); /* removed by a search meanwhile: the new one */
+		fd = -1;
+	}
+	if (fd >= 0 && write(fd, text, len) != (ssize_t)len) {
 		close(fd);
 		fd = -1;
 	}
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
-		if (rootfd >= 0) /* not told: rebuilt in full */
-			unlinkat(rootfd, PROBE_INDEX_NAME, 0);
-	}
-	if (fd >= 0)
-		close(fd);
+	note->fd = fd;
+	note->end = fd >= 0 ? lseek(fd, 0, SEEK_CUR) : -1;
+	note->start = note->end - (off_t)len;
+	if (fd < 0 && rootfd >= 0) /* not told: rebuilt in full */
+		unlinkat(rootfd, PROBE_INDEX_NAME, 0);
 	strbuf_release(&err);
+	return fd;
 }
 
-void probe_caches__mark_dirty(const char *probes_path)
-{
-	probe_caches__mark_dirty_dirs(&probes_path, 1, true);
-}
-
-void probe_caches__mark_dirty_dirs(const char *const *paths, int nr, bool probes)
+void probe_caches__note_written(const char *const *paths, int nr, bool probes,
+				struct probe_caches_note *note)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	note->fd = -2;
 	for (int i = 0; i < nr; i++) {
 		const char *slash = probes ? strrchr(paths[i], '/') : NULL;
 
@@ -737,6 +755,48 @@ void probe_caches__mark_dirty_dirs(const char *const *paths, int nr, bool probes
 	}
 	/* One write: appended whole, not mixed with another writer's lines. */
 	if (nr)
-		mark_dirty_text(sb.buf, sb.len);
+		note_text(sb.buf, sb.len, note);
 	strbuf_release(&sb);
+}
+
+/*
+ * Nothing was written after all (a refused write): the note is taken
+ * back when nothing was noted after it, under the exclusive lock, so
+ * that the cache is as it was.
+ */
+static void take_back(const struct probe_caches_note *note)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rootfd = build_id_cache__root_fd(false, &err);
+	struct stat st, now;
+
+	if (rootfd >= 0 && flock(note->fd, LOCK_EX | LOCK_NB) == 0 && fstat(note->fd, &st) == 0 &&
+	    st.st_size == note->end) {
+		if (note->start > 0)
+			ftruncate(note->fd, note->start);
+		else if (fstatat(rootfd, PROBE_INDEX_DIRTY, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+			 now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+			unlinkat(rootfd, PROBE_INDEX_DIRTY, 0); /* ours alone */
+	}
+	strbuf_release(&err);
+}
+
+void probe_caches__note_done(struct probe_caches_note *note, bool written)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rootfd;
+
+	if (note->fd >= 0) {
+		if (!written)
+			take_back(note);
+		close(note->fd); /* the lock */
+		note->fd = -2;
+		return;
+	}
+	/* Not noted: a search may have kept an index that misses the write. */
+	rootfd = note->fd == -1 && written ? build_id_cache__root_fd(false, &err) : -1;
+	if (rootfd >= 0)
+		unlinkat(rootfd, PROBE_INDEX_NAME, 0);
+	note->fd = -2;
+	strbuf_release(&err);
 }

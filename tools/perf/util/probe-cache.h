@@ -27,6 +27,7 @@
  */
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -187,13 +188,23 @@ int probe_caches__for_each_listed(probe_caches_fn fn, void *ctx);
  */
 #define PROBE_INDEX_NAME ".probe-index"
 #define PROBE_INDEX_DIRTY ".probe-index.dirty"
-/* Note that @probes_path was written (probe_cache__commit() does). */
-void probe_caches__mark_dirty(const char *probes_path);
 /*
- * The same for @nr paths at once, in one write: probes files with
- * @probes, else entry directories.
+ * Note that the @nr paths (probes files with @probes, else entry
+ * directories) are about to be written, in one write to the list of
+ * PROBE_INDEX_DIRTY, before any of them is: the index is never trusted
+ * beyond what was committed, whenever the writer is killed.  @note is
+ * filled for probe_caches__note_done(), to call once they are written
+ * (@written: at least one of them was), until when a search keeps the
+ * list; a write refused before any rename takes the note back when it is
+ * the last of the list (probe_cache__commit() does both).
  */
-void probe_caches__mark_dirty_dirs(const char *const *paths, int nr, bool probes);
+struct probe_caches_note {
+	int fd;		  /* the list, locked shared; -1: not noted; -2: nothing to note */
+	off_t start, end; /* where the note is in it */
+};
+void probe_caches__note_written(const char *const *paths, int nr, bool probes,
+				struct probe_caches_note *note);
+void probe_caches__note_done(struct probe_caches_note *note, bool written);
 
 /*
  * Refresh the SDT entries of the probe cache of the build-id cache entry

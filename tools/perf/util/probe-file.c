@@ -18,6 +18,7 @@
 /* For probe_event_match_filter(), the one [GROUP:]EVENT glob rule. */
 #include "util/probe-spec.h"
 #include "util/strfilter.h"
+#include "util/target-ns.h"
 #include "util/tracefs.h"
 #include "util/util.h"
 
@@ -140,8 +141,9 @@ int probe_file__get_event_names(bool uprobe, char ***names)
 
 static int delete_event_in_plain_file(int fd, const char *group, const char *event);
 
+/* --target-ns: a container's file is reached through what was pinned. */
 const struct probe_file_ops probe_file__tracefs_ops = {
-	.write = write,
+	.write = target_ns__write,
 };
 
 const struct probe_file_ops probe_file__plain_ops = {

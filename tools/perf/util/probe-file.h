@@ -10,7 +10,8 @@
  *
  * Owns: the events files and the blacklist file, and the test seam
  * (struct probe_file_ops) through which they are written.
- * May call: tracefs (where the files are, error_log), probe-limits.h,
+ * May call: tracefs (where the files are, error_log), target-ns (the
+ * write of a line whose file is a container's), probe-limits.h,
  * probe-spec's probe_event_match_filter() (the [GROUP:]EVENT glob rule),
  * util, strbuf, debug.  Not probe-cache, nor anything above.
  */
@@ -93,7 +94,10 @@ struct probe_file_ops {
 	int (*del)(int fd, const char *group, const char *event);
 };
 
-/* The kernel's tracefs: write(2), deletion by "-:GROUP/EVENT". */
+/*
+ * The kernel's tracefs: write(2) (target_ns__write(): a --target-ns file
+ * is reached through the file pinned), deletion by "-:GROUP/EVENT".
+ */
 extern const struct probe_file_ops probe_file__tracefs_ops;
 /* A stand-in directory ($PERF_TRACEFS_DIR): deletion rewrites the plain file. */
 extern const struct probe_file_ops probe_file__plain_ops;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -458,25 +459,51 @@ static int open_index_file(const char *name)
 	return fd;
 }
 
-/* The entry directories this perf wrote probes files in since, sorted. */
-static int dirty_dirs(char ***dirs)
+/*
+ * The entry directories this perf noted probes files of since, sorted,
+ * from the list @fd.  *@busy: a writer holds its lock, between its note
+ * and the end of its write (probe-cache.c): the list is then kept, as
+ * the entry read now may not have what is noted yet.  *@st: the list's
+ * stat as read, to remove only that.
+ */
+static int dirty_dirs(int fd, bool *busy, struct stat *st, char ***dirs)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int n = 0, alloc = 0, fd = open_index_file(PROBE_INDEX_DIRTY);
+	int n = 0, alloc = 0;
 
 	*dirs = NULL;
-	if (fd >= 0 && strbuf_read_fd_bounded(&sb, fd, PROBE_INDEX_MAX_DIRTY) >= 0) {
+	*busy = flock(fd, LOCK_EX | LOCK_NB) < 0;
+	if (fstat(fd, st) < 0)
+		*busy = true;
+	if (strbuf_read_fd_bounded(&sb, fd, PROBE_INDEX_MAX_DIRTY) >= 0) {
 		for (char *p = sb.buf, *nl; (nl = strchr(p, '\n')); p = nl + 1) {
 			ALLOC_GROW(*dirs, n + 1, alloc);
 			(*dirs)[n++] = xstrndup(p, nl - p);
 		}
 	}
-	if (fd >= 0)
-		close(fd);
+	if (!*busy)
+		flock(fd, LOCK_UN);
 	if (n)
 		qsort(*dirs, n, sizeof(**dirs), strcmp_ptr);
 	strbuf_release(&sb);
 	return n;
+}
+
+/*
+ * Remove the list @fd (its stat @was) if no writer holds it and nothing
+ * was noted since: under its exclusive lock, which a writer takes shared
+ * around its note and write.
+ */
+static void drop_dirty(int rootfd, int fd, const struct stat *was)
+{
+	struct stat now;
+
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return;
+	if (fstatat(rootfd, PROBE_INDEX_DIRTY, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    now.st_ino == was->st_ino && now.st_dev == was->st_dev && now.st_size == was->st_size)
+		unlinkat(rootfd, PROBE_INDEX_DIRTY, 0);
+	flock(fd, LOCK_UN);
 }
 
 /* An old entry line as it is kept: "NAME\tBUILDID", or the tombstone "-". */
@@ -870,16 +897,21 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 	struct probe_index idx;
 	void *map = MAP_FAILED;
 	struct stat st, dst;
-	bool keep = false, used = false, had_dirty;
+	bool keep = false, used = false, had_dirty, busy = false;
 	struct strbuf err = STRBUF_INIT;
-	char **dirty;
-	int fd, rootfd, ret = 0, nr_dirty;
+	char **dirty = NULL;
+	int fd, rootfd, ret = 0, nr_dirty = 0, dfd = -1;
 
 	probe_index_stamp(&stamp);
 	rootfd = build_id_cache__root_fd(false, &err);
 	had_dirty =
 		rootfd >= 0 && fstatat(rootfd, PROBE_INDEX_DIRTY, &dst, AT_SYMLINK_NOFOLLOW) == 0;
-	nr_dirty = had_dirty ? dirty_dirs(&dirty) : (dirty = NULL, 0);
+	if (had_dirty)
+		dfd = open_index_file(PROBE_INDEX_DIRTY);
+	if (dfd >= 0)
+		nr_dirty = dirty_dirs(dfd, &busy, &dst, &dirty);
+	else
+		busy = true; /* not read: kept */
 	fd = open_index_file(PROBE_INDEX_NAME);
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -914,17 +946,18 @@ int probe_caches__for_each_defining(const char *group, const char *event, probe_
 	/*
 	 * Kept only after a search that found something: a refused command
 	 * leaves the build-id cache as it was.  The list of changed entries is
-	 * dropped with it, unless it grew meanwhile.
+	 * dropped with it, unless it grew meanwhile or a writer was between
+	 * its note and the end of its write when it was read.
 	 */
 	if (keep && ret > 0 && rootfd >= 0 && access(buildid_dir(), W_OK) == 0) {
 		if (cache_fs__write_atomic(rootfd, PROBE_INDEX_NAME, text.buf, text.len, 0644,
 					   false))
 			pr_debug("Not writing the probe cache index %s\n", path);
-		else if (had_dirty &&
-			 fstatat(rootfd, PROBE_INDEX_DIRTY, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			 st.st_size == dst.st_size && st.st_ino == dst.st_ino)
-			unlinkat(rootfd, PROBE_INDEX_DIRTY, 0);
+		else if (had_dirty && !busy)
+			drop_dirty(rootfd, dfd, &dst);
 	}
+	if (dfd >= 0)
+		close(dfd);
 	strbuf_release(&err);
 	lsdir_free(dirty, nr_dirty);
 	strbuf_release(&text);

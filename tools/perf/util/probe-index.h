@@ -12,8 +12,10 @@
  * ignores the file).  The index is brought up to date when a build was
  * added or removed since (the .build-id bucket directories that changed,
  * found with a bounded number of stats, are listed again) and when this
- * perf wrote a probes file (probe_cache__commit() notes its entry in
- * ROOT/.probe-index.dirty); it is rebuilt with probe_caches__for_each()
+ * perf wrote a probes file (its writer notes the entry in
+ * ROOT/.probe-index.dirty before the write, probe_caches__note_written();
+ * the list is kept while a writer holds its lock); it is rebuilt with
+ * probe_caches__for_each()
  * when it finds nothing (a probes file edited in place by the system
  * perf).  @fn gets each candidate, in the order of
  * probe_caches__for_each(), and returns how many events it took from it

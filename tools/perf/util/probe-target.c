@@ -131,6 +131,13 @@ int probe_target__init(struct probe_target *t, const struct perf_probe_event *pe
 			probe_target__clear(t);
 			return -EISDIR;
 		}
+		/* --target-ns: the file read is the one resolved (and probed) */
+		if (!target_ns__same_file(t->path, &st)) {
+			pr_err("Error: target executable %s changed while it was being resolved\n",
+			       pev->target);
+			probe_target__clear(t);
+			return -ESTALE;
+		}
 		t->e_machine = elf_util__machine(t->path);
 		if (t->e_machine < 0)
 			t->e_machine = 0; /* not ELF: the loaders say so */
@@ -251,8 +258,13 @@ int probe_target__try_symbols(struct probe_target *t)
 		char *file = probe_target__symbol_file(t->path);
 		int ret = symbol_elf__load(file, &t->syms);
 
-		/* Read under --symfs, the probes name the path they run at. */
-		if (!ret && strcmp(file, t->path)) {
+		/*
+		 * The probes name the path resolved, not symbol_elf's realpath():
+		 * under --symfs the path they run at; with --target-ns
+		 * /proc/PID/root/..., whose realpath() is the container's root as
+		 * the host names it, a walk the container can steer.
+		 */
+		if (!ret && strcmp(t->syms->path, t->path)) {
 			free(t->syms->path);
 			t->syms->path = xstrdup(t->path);
 		}

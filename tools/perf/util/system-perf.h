@@ -10,7 +10,11 @@
  * The system's perf, which runs the commands this perf does not implement:
  * the first `perf` on PATH that is not this binary (compared by device and
  * inode, so a symlink or hard link to it is this binary too), else Debian's
- * versioned /usr/bin/perf_X.Y (the running kernel's version first).
+ * versioned /usr/bin/perf_X.Y (the running kernel's version first).  Only
+ * from an absolute PATH entry, and only a program that you or root alone
+ * could have written (cache_fs__check_path(): the file, every directory on
+ * its way, a script's interpreter); one passed over is named in a warning.
+ * A script runs with the trusted directories of PATH only.
  *
  * Every run of it carries PERF_FALLBACK_PID=<its pid> in the environment.
  * A perf started with that variable naming its own pid (an exec chain), or

@@ -35,7 +35,8 @@
 #
 # Files: build_workload NAME OUT [CFLAGS...] (tools/perf/tests/workloads/
 # NAME.c, compiled once per flags), build_prog OUT SRC [CFLAGS...],
-# build_id_of FILE, probes_file [--home DIR] FILE, tree_snapshot DIR.
+# build_id_of FILE, probes_file [--home DIR] FILE, tree_snapshot DIR,
+# test_trusted_dir (sets TRUSTED and the prerequisite TRUSTED_DIR).
 #
 # Live traces: test_trace_instance GROUP (sets TI).
 #
@@ -482,6 +483,33 @@ build_workload() {
 		mv -f "$_b/$_name" "$_bin" && rm -rf "$_b" || return 1
 	fi
 	cp "$_bin" "$_out"
+}
+
+# test_trusted_dir (top level): TRUSTED, a directory of the script's own
+# (removed at exit) whose every directory from / is owned by root or you
+# and writable by nobody else, as the fallback to the system perf wants
+# the programs it runs ($TEST_TMP is not: /tmp is writable by all).  It is
+# made under the build directory; the prerequisite TRUSTED_DIR is set
+# when it could be.
+test_trusted_dir() {
+	_base=${PERF_TEST_WORKLOADS:+$(dirname "$PERF_TEST_WORKLOADS")}
+	_base=${_base:-$TEST_ROOT/build/tests}
+	mkdir -p "$_base" 2>/dev/null || return 0
+	TRUSTED=$(mktemp -d "$_base/trusted-$TEST_NAME.XXXXXX" 2>/dev/null) || return 0
+	TRUSTED=$(realpath "$TRUSTED") && chmod 755 "$TRUSTED" || return 0
+	test_cleanup "rm -rf '$TRUSTED'"
+	_p=$TRUSTED
+	while :; do
+		_m=$(stat -c %a "$_p") && _u=$(stat -c %u "$_p") || return 0
+		[ "$_u" = 0 ] || [ "$_u" = "$(id -u)" ] || return 0
+		# the group's and others' digits: no write bit
+		_g=${_m%?} _o=${_m#"${_m%?}"}
+		_g=${_g#"${_g%?}"}
+		[ $((_g & 2)) = 0 ] && [ $((_o & 2)) = 0 ] || return 0
+		[ "$_p" = / ] && break
+		_p=$(dirname "$_p")
+	done
+	test_set_prereq TRUSTED_DIR
 }
 
 # build_id_of FILE: the build-id readelf shows for FILE, empty when none.

@@ -148,7 +148,10 @@ test_expect_success 'make install refuses a relative PREFIX' '
 	! test -e "$TEST_TMP/dest4/rel"
 '
 
-# 2. The system perf behind ours, our binary first on PATH.
+# 2. The system perf behind ours, our binary first on PATH.  The stand-in
+# system perfs are in TRUSTED: the fallback runs none another user could
+# have written, and /tmp is writable by all.
+test_trusted_dir
 mkdir -p "$TEST_TMP/ourbin"
 ln -s "$PERF" "$TEST_TMP/ourbin/perf"
 OURS_PATH=$TEST_TMP/ourbin:$(dirname "$SYSTEM_PERF"):$PATH
@@ -189,16 +192,16 @@ test_expect_success SYSTEM_PERF 'a failing command of the system perf exits with
 	test_cmp_file theirs.err ours.err
 '
 
-test_expect_success 'the system perf gets the same arguments and environment, and its exit status is ours' '
-	mkdir -p fake &&
-	cat >fake/perf <<-EOF &&
+test_expect_success TRUSTED_DIR 'the system perf gets the same arguments and environment, and its exit status is ours' '
+	mkdir -p "$TRUSTED/fake" &&
+	cat >"$TRUSTED/fake/perf" <<-EOF &&
 	#!/bin/sh
 	printf "%s\n" "\$@" >"$TEST_TMP/args"
 	echo "\$PERF_FALLBACK_PID \$\$ \$PERFTEST_VAR" >"$TEST_TMP/env"
 	exit 7
 	EOF
-	chmod +x fake/perf &&
-	PATH=$TEST_TMP/ourbin:$TEST_TMP/fake:$PATH PERFTEST_VAR=kept "$PERF" record -e "a b" -- "x  y" ""
+	chmod +x "$TRUSTED/fake/perf" &&
+	PATH=$TEST_TMP/ourbin:$TRUSTED/fake:$PATH PERFTEST_VAR=kept "$PERF" record -e "a b" -- "x  y" ""
 	test $? -eq 7 &&
 	printf "%s\n" record -e "a b" -- "x  y" "" >expect &&
 	test_cmp_file expect args &&
@@ -244,21 +247,21 @@ test_expect_success NO_VERSIONED_PERF 'no perf on PATH but this one (a symlink):
 '
 
 for kind in exec child; do
-	test_expect_success "a wrapper script that runs this perf ($kind) is caught: one line, no loop" '
-		mkdir -p wrap-'$kind' &&
+	test_expect_success TRUSTED_DIR "a wrapper script that runs this perf ($kind) is caught: one line, no loop" '
+		mkdir -p "$TRUSTED/wrap-'$kind'" &&
 		if [ '$kind' = exec ]; then
-			printf "#!/bin/sh\nexec \"%s\" \"\$@\"\n" "$PERF" >wrap-'$kind'/perf
+			printf "#!/bin/sh\nexec \"%s\" \"\$@\"\n" "$PERF" >"$TRUSTED/wrap-'$kind'/perf"
 		else
-			printf "#!/bin/sh\n\"%s\" \"\$@\"\n" "$PERF" >wrap-'$kind'/perf
+			printf "#!/bin/sh\n\"%s\" \"\$@\"\n" "$PERF" >"$TRUSTED/wrap-'$kind'/perf"
 		fi &&
-		chmod +x wrap-'$kind'/perf &&
-		W=$TEST_TMP/ourbin:$TEST_TMP/wrap-'$kind' &&
+		chmod +x "$TRUSTED/wrap-'$kind'/perf" &&
+		W=$TEST_TMP/ourbin:$TRUSTED/wrap-'$kind' &&
 		PATH=$W "$TIMEOUT" 10 "$PERF" record true >out 2>err
 		test $? -eq 1 &&
 		test_line_count = 1 err &&
 		grep -q "^perf: .record. is not a command of this perf, and the system perf found runs this perf again$" err &&
 		PATH=$W "$TIMEOUT" 10 "$PERF" version >out &&
-		grep -qx "system perf: $TEST_TMP/wrap-'$kind'/perf runs this perf again; the other commands are not available" out &&
+		grep -qx "system perf: $TRUSTED/wrap-'$kind'/perf runs this perf again; the other commands are not available" out &&
 		PATH=$W "$TIMEOUT" 10 "$PERF" help >out &&
 		grep -q "^   probe " out &&
 		PATH=$W "$TIMEOUT" 10 "$PERF" --list-cmds >out &&

@@ -113,6 +113,20 @@ test_expect_success 'a stripped copy in another container is probed from the cac
 	"$PERF" probe -d "$G:*" 2>/dev/null
 '
 
+test_expect_success 'a probe from the symbol table is on the container'"'"'s file, not the host'"'"'s of that path' '
+	NS2=$(cat ns2.pid) &&
+	env -u DEBUGINFOD_URLS HOME="$TEST_TMP/empty" "$PERF" probe --target-ns=$NS2 -x "$APP" \
+		-a "$G:s=handle" 2>err && cat err &&
+	grep -q "^p:$G/s /proc/$NS2/root$APP:0x" "$TRACEFS/uprobe_events" &&
+	grep -q "^  $G:s  *(on handle in /proc/$NS2/root$APP)" err &&
+	echo >"$TI/trace" && echo 1 >"$TI/events/$G/enable" &&
+	poke ns2 2 10 && poke host 3 7 &&
+	echo 0 >"$TI/events/$G/enable" &&
+	grep " s: " "$TI/trace" >lines && cat lines &&
+	test_line_count = 1 lines && grep -q "^ *app-$NS2 " lines &&
+	"$PERF" probe -d "$G:*" 2>/dev/null
+'
+
 test_expect_success 'a pid that does not exist: one line, nothing placed' '
 	gone=$(($(cat /proc/sys/kernel/pid_max) + 1)) &&
 	test_refuses --tracefs "$PERF" probe --target-ns=$gone -x "$APP" -a "$G:x=handle" &&
