@@ -581,7 +581,7 @@ int show_line_range(const char *spec, const char *target, bool user)
 		semantic_error("'%s' is not a valid line range.", spec);
 		free(head);
 		free(file);
-		return -EINVAL;
+		return 1;
 	}
 	if (!file && !source && strpbrk(head, "./"))
 		file = head, head = NULL;
