@@ -400,7 +400,7 @@ int cmd_probe(int argc, const char **argv)
 		ret = 129;
 		goto out;
 	}
-	for (int i = 0; i < p.del.nr && !p.cache; i++) {
+	for (int i = 0; i < p.del.nr; i++) {
 		if (!filter_ok(p.del.items[i])) {
 			usage_with_options(probe_usage, options);
 			ret = 129;
