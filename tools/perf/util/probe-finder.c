@@ -718,6 +718,8 @@ static void collect_vars(const struct fetcharg_ctx *c, Dwarf_Die *scope, bool pa
 
 		if (tag == DW_TAG_formal_parameter && die_is_go_result(&child)) {
 			/* Go's results are no arguments: not set at the entry. */
+		} else if (die_is_va_list(&child)) {
+			/* 8 bytes of a va_list tell nothing: perf leaves it out. */
 		} else if (tag == DW_TAG_formal_parameter ||
 			   (!params_only && tag == DW_TAG_variable)) {
 			if (fetcharg__plain_var(c, &child, &ta)) {
