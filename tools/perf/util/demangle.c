@@ -39,8 +39,33 @@ char *demangle_sym(const char *sym, bool params)
 
 char *demangle_display(const char *sym, bool demangle)
 {
-	char *d = demangle ? demangle_sym(sym, false) : NULL;
+	size_t len = strlen(sym);
+	const char *at =
+		demangle && len > 4 && !strcmp(sym + len - 4, "@plt") ? sym + len - 4 : NULL;
+	char *d;
 
+	if (!at)
+		d = demangle ? demangle_sym(sym, false) : NULL;
+	else {
+		/*
+		 * "_ZdlPv@plt" is "operator delete@plt", an import (perf's
+		 * default filter hides it), not "operator delete": the
+		 * demangler would drop the suffix.  A version (@@GLIBCXX_3.4)
+		 * goes, as in perf.
+		 */
+		char *base = xstrndup(sym, at - sym);
+
+		d = demangle_sym(base, false);
+		free(base);
+		if (d) {
+			char *full = xmalloc(strlen(d) + strlen(at) + 1);
+
+			strcpy(full, d);
+			strcat(full, at);
+			free(d);
+			d = full;
+		}
+	}
 	return d ? d : xstrdup(sym);
 }
 

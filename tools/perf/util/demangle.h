@@ -29,7 +29,8 @@ char *demangle_sym(const char *sym, bool params);
 
 /*
  * The name to show for symbol @sym: demangled without parameters when
- * @demangle and it is mangled, else @sym itself; a new string.
+ * @demangle and it is mangled, else @sym itself; a new string.  An "@plt"
+ * suffix is kept: "operator delete@plt".
  */
 char *demangle_display(const char *sym, bool demangle);
 
