@@ -69,6 +69,22 @@ char *demangle_display(const char *sym, bool demangle)
 	return d ? d : xstrdup(sym);
 }
 
+const char *demangle_last_component(const char *name)
+{
+	const char *last = name;
+	int depth = 0;
+
+	for (const char *p = name; *p; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == '>' || *p == ')') && depth > 0)
+			depth--;
+		else if (!depth && p[0] == ':' && p[1] == ':')
+			last = p + 2, p++;
+	}
+	return last;
+}
+
 bool demangle_is_glob(const char *pattern)
 {
 	return strpbrk(pattern, "*?[") != NULL;

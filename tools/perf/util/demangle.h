@@ -69,6 +69,13 @@ char *demangle_normalize(const char *name);
 void demangle_to_ident(struct strbuf *out, const char *name, size_t max);
 
 /*
+ * The last component of a source-level name, after its last "::" outside
+ * <...> and (...): "depth" of "shop::deep::inner::depth", "greet" of
+ * "<a::Plain as a::Greeter>::greet", "largest<f64>" of "a::largest<f64>".
+ */
+const char *demangle_last_component(const char *name);
+
+/*
  * Cut the parameter list (and a " const" after it) off the C++ signature
  * @name in place: "shop::Cart::add(int)" -> "shop::Cart::add".  A name
  * not ending in one is kept ("main.(*Server).poll").

@@ -6,6 +6,7 @@
  * one command are written to tracefs (and with --cache to the probe cache)
  * all or none.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -89,6 +90,31 @@ static char *probe_event_name(const struct perf_probe_event *pev, const char *ba
 	if (pp->retprobe)
 		strbuf_addstr(&sb, "__return");
 	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The base of an event's name from a DWARF place: the function asked for;
+ * for a glob or a source line, the function holding the place by its own
+ * name as perf has it ("depth" of shop::deep::inner::depth, "greet" of a
+ * trait method), and by its qualified one where that is no event name
+ * (a closure, "largest<f64>"), which perf refuses.
+ */
+static const char *dwarf_event_base(const struct perf_probe_event *pev,
+				    const struct probe_trace_event *tev)
+{
+	const char *fn = pev->point.function, *last;
+
+	if (fn && !demangle_is_glob(fn))
+		return fn;
+	if (!tev->point.realname)
+		return NULL;
+	last = demangle_last_component(tev->point.realname);
+	if (!*last || isdigit((unsigned char)*last))
+		return tev->point.realname;
+	for (const char *c = last; *c; c++)
+		if (!is_ident_char(*c))
+			return tev->point.realname;
+	return last;
 }
 
 static void fill_trace_event(const struct perf_probe_event *pev, const struct probe_target *t,
@@ -718,11 +744,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		ret = dwarf_place_point(t, tev);
 		tev->uprobes = t->uprobes;
 		tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
-		/* DWARF names the function asked for, else the one holding the place. */
-		tev->event = probe_event_name(
-			pev, pev->point.function && !strpbrk(pev->point.function, "*?[")
-				     ? pev->point.function
-				     : tev->point.realname);
+		tev->event = probe_event_name(pev, dwarf_event_base(pev, tev));
 		if (!ret && !t->uprobes)
 			ret = check_kprobe_blacklist(tev);
 	}
