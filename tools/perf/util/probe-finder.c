@@ -638,7 +638,7 @@ static int src_walk_cu(Dwarf_Die *cu, const char *path, void *arg)
 		pr_err("This line is sharing the address with other lines.\n"
 		       "Please try to probe at %s:%d instead.\n",
 		       path, shared);
-		return -EEXIST;
+		return -ENOENT; /* 254, as perf */
 	}
 	return 0;
 }
@@ -911,7 +911,7 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 				pr_err("This line is sharing the address with other lines.\n"
 				       "Please try to probe at %s:%d instead.\n",
 				       pp->function, ret > 0 ? ret - decl : 0);
-				ret = -EEXIST;
+				ret = -ENOENT; /* 254, as perf */
 			}
 		} else if (pp->offset) {
 			if (dwarf_haspc(func, entry + pp->offset) <= 0) {

@@ -430,6 +430,11 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 		ret = btf_func_names(&t, sf);
 		goto out;
 	}
+	if (!ret && user && probe_target__try_symbols(&t) == -ENODATA) {
+		/* a stripped file: perf's words and status (255) */
+		pr_err("Failed to load symbols in %s\n", t.path);
+		ret = -1;
+	}
 	if (!ret)
 		ret = probe_target__symbols(&t);
 	if (!ret) {
@@ -461,7 +466,13 @@ static int open_target_debuginfo(const struct perf_probe_event *pev, struct prob
 	if (ret == -EBADMSG)
 		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n",
 		       t->path ? t->path : probe_conf.vmlinux);
-	else if (ret && ret != -ESTALE) /* -ESTALE: said already */
+	else if (ret && ret != -ESTALE && t->uprobes) { /* -ESTALE: said already */
+		/* perf's words, and its status (254) */
+		pr_err("The %s file has no debug information.\n"
+		       "Rebuild with -g, or install an appropriate debuginfo package.\n",
+		       t->path);
+		ret = -ENOENT;
+	} else if (ret && ret != -ESTALE)
 		pr_err("Error: Failed to find the debuginfo of %s\n", probe_target__name(t));
 	if (ret)
 		probe_target__clear(t);

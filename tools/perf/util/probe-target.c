@@ -287,7 +287,12 @@ int probe_target__symbols(struct probe_target *t)
 	if (!ret)
 		return 0;
 	what = t->path ? t->path : probe_conf.vmlinux ? probe_conf.vmlinux : "/proc/kallsyms";
-	pr_err("Error: Failed to load symbols from %s: %s\n", what, symbol_elf__strerror(ret));
+	if (ret == -ENODATA) /* perf's words */
+		pr_err("Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
+		       what);
+	else
+		pr_err("Error: Failed to load symbols from %s: %s\n", what,
+		       symbol_elf__strerror(ret));
 	/* A stripped file has no such symbol: perf's status, 254. */
 	return ret == -ENODATA ? -ENOENT : ret;
 }
