@@ -975,6 +975,35 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 	return ret;
 }
 
+/* die_for_each_cu_with_file(): the first line after @line with code of its own. */
+struct next_line {
+	const char *file; /* as the user wrote it */
+	int line, next;
+};
+
+static int next_line_cu(Dwarf_Die *cu, const char *path, void *arg)
+{
+	struct next_line *nl = arg;
+	Dwarf_Lines *lines;
+	size_t nlines;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines))
+		return 0;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		bool stmt = false, end = false;
+		int ln;
+
+		if (dwarf_lineno(l, &ln) || ln <= nl->line || (nl->next && ln >= nl->next))
+			continue;
+		dwarf_linebeginstatement(l, &stmt);
+		dwarf_lineendsequence(l, &end);
+		if (stmt && !end && source_file_matches(dwarf_linesrc(l, NULL, NULL), nl->file))
+			nl->next = ln;
+	}
+	return 0;
+}
+
 int probe_finder__places(struct debuginfo *dbg, const struct perf_probe_event *pev,
 			 const struct probe_finder_opts *opts, struct place_list *pl)
 {
@@ -997,7 +1026,16 @@ int probe_finder__places(struct debuginfo *dbg, const struct perf_probe_event *p
 	if (ret < 0)
 		return ret;
 	if (pl->nr == 0) {
-		if (!opts->quiet_missing) {
+		struct next_line nl = { pp->file, pp->line, 0 };
+
+		/* SRC:LINE of a line without code: where it is, as gdb moves there */
+		if (!pp->function && pp->file && pp->line && !pp->lazy_line)
+			die_for_each_cu_with_file(debuginfo__dwarf(dbg), pp->file, next_line_cu,
+						  &nl);
+		if (!opts->quiet_missing && nl.next) {
+			pr_err("Probe point '%s:%d' not found: line %d has no code of its own, the next line with code is %d (%s:%d).\n",
+			       pp->file, pp->line, pp->line, nl.next, pp->file, nl.next);
+		} else if (!opts->quiet_missing) {
 			char *point = synthesize_perf_probe_point(pp);
 
 			pr_err("Probe point '%s' not found.\n", point);
