@@ -29,7 +29,8 @@
 # exits.  test_probe_group GROUP claims a probe group: every uprobe/kprobe
 # event of it is removed now and at exit, through tracefs directly.
 #
-# Checks: test_must_fail CMD..., test_refuses [--cache DIR] [--tracefs]
+# Checks: test_must_fail CMD..., test_expect_code_is N CMD...,
+# test_refuses [--cache DIR] [--tracefs]
 # CMD..., test_same_as_system_perf [--stderr] [--status] ARGS...,
 # test_cmp_file EXPECTED ACTUAL, test_line_count OP N FILE.
 #
@@ -266,6 +267,17 @@ test_must_fail() {
 	return 0
 }
 
+# test_expect_code_is N CMD...: CMD exits with status N.
+test_expect_code_is() {
+	_want=$1
+	shift
+	"$@"
+	_rc=$?
+	[ "$_rc" = "$_want" ] && return 0
+	echo "test_expect_code_is: '$*' exited with $_rc, not $_want" >&2
+	return 1
+}
+
 # test_cmp_file EXPECTED ACTUAL: the same content, else show the diff.
 test_cmp_file() {
 	diff -u "$1" "$2"
@@ -321,8 +333,9 @@ _test_tracefs_snapshot() {
 # test_refuses [--cache DIR] [--tracefs] [--ignore ERE] CMD...: CMD is
 # refused with one line: it exits non-zero but not through a signal, prints
 # nothing on stdout and exactly one line on stderr besides perf's trailer
-# ("  Error: Failed to add events.") (stderr is left in ./err, without the
-# trailer and the lines matching ERE in ./err1, stdout in ./out), and the
+# ("  Error: Failed to add events.") and the usage after a parse error
+# (stderr is left in ./err, without those and the lines matching ERE in
+# ./err1, stdout in ./out), and the
 # build-id cache DIR (default $HOME/.debug) is unchanged, and with --tracefs
 # so are the uprobe/kprobe events of this script (see
 # _test_tracefs_snapshot).  --ignore: for notes perf prints before its
@@ -348,9 +361,12 @@ test_refuses() {
 		return 1
 	fi
 	# perf's last line of a failed mode ("  Error: Failed to add events.")
-	# follows the one line of what went wrong, as in perf.
+	# follows the one line of what went wrong, as in perf, and so does the
+	# usage after a spec that does not parse (from " Usage:" on).
 	_trailer='^  Error: (Failed to (add|delete) events|Failed to show (vars|lines|functions)|Command Parse Error)\.( Reason: .*)?$'
-	grep -E -v "$_trailer${_ignore:+|$_ignore}" err >err1
+	awk '/^ Usage: / { exit } { if (held) print prev; prev = $0; held = 1 }
+		END { if (held && prev != "") print prev }' err |
+		grep -E -v "$_trailer${_ignore:+|$_ignore}" >err1
 	if [ "$(wc -l <err1)" -ne 1 ] || ! grep -q . err1; then
 		echo "test_refuses: '$*': expected one line on stderr, got:" >&2
 		cat err >&2
