@@ -18,6 +18,7 @@
 #include "util/probe-embed.h"
 #include "util/probe-event.h"
 #include "util/probe-show.h"
+#include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "util/target-ns.h"
@@ -132,10 +133,15 @@ static int run_add(struct str_list *specs, const struct probe_params *p, bool de
 		return ret;
 	}
 	set_targets(pevs, specs->nr, p);
-	if (quiet)
+	if (quiet && !definition) /* --add and --del: nothing at all (perf 6.12) */
 		quiet = 2;
-	ret = definition ? show_probe_trace_definitions(pevs, specs->nr)
-			 : add_perf_probe_events(pevs, specs->nr);
+	/* Kernel probes from another kernel's vmlinux: refused as by perf
+	 * (only --cache -n writes a cache for that kernel, and no tracefs). */
+	ret = !definition && !p->exec && !(p->dry_run && p->cache) ? probe_target__check_vmlinux()
+								   : 0;
+	if (!ret)
+		ret = definition ? show_probe_trace_definitions(pevs, specs->nr)
+				 : add_perf_probe_events(pevs, specs->nr);
 	for (int i = 0; i < specs->nr; i++)
 		clear_perf_probe_event(&pevs[i]);
 	free(pevs);
@@ -247,8 +253,6 @@ static int run_vars(const struct probe_params *p)
 	if (ret)
 		return STATUS_USAGE;
 	set_targets(pevs, specs.nr, p);
-	if (quiet)
-		quiet = 2;
 	ret = show_available_vars(pevs, specs.nr, p->externs, p->range,
 				  p->filter ? p->filter : DEFAULT_VAR_FILTER);
 	for (int i = 0; i < specs.nr; i++)
@@ -456,8 +460,6 @@ int cmd_probe(int argc, const char **argv)
 		ret = run_vars(&p);
 	} else if (p.line) {
 		failed = "Failed to show lines.";
-		if (quiet)
-			quiet = 2;
 		ret = show_line_range(p.line, p.exec ? p.exec : p.module, p.exec != NULL);
 		if (ret == 1) /* a range that does not parse: perf's usage error */
 			ret = STATUS_USAGE;
@@ -465,8 +467,6 @@ int cmd_probe(int argc, const char **argv)
 		ret = show_perf_probe_events(list_filter, p.exec);
 	} else if (p.funcs) {
 		failed = "Failed to show functions.";
-		if (quiet)
-			quiet = 2;
 		ret = show_available_funcs(p.exec ? p.exec : p.module, p.exec != NULL,
 					   funcs_filter);
 	} else if (p.del.nr) {

@@ -69,7 +69,7 @@ char *demangle_display(const char *sym, bool demangle)
 	return d ? d : xstrdup(sym);
 }
 
-const char *demangle_last_component(const char *name)
+const char *demangle_own_name(const char *name)
 {
 	const char *last = name;
 	int depth = 0;
@@ -82,6 +82,11 @@ const char *demangle_last_component(const char *name)
 		else if (!depth && p[0] == ':' && p[1] == ':')
 			last = p + 2, p++;
 	}
+	if (!*last || isdigit((unsigned char)*last))
+		return NULL;
+	for (const char *c = last; *c; c++)
+		if (!ident_char((unsigned char)*c))
+			return NULL;
 	return last;
 }
 

@@ -69,11 +69,12 @@ char *demangle_normalize(const char *name);
 void demangle_to_ident(struct strbuf *out, const char *name, size_t max);
 
 /*
- * The last component of a source-level name, after its last "::" outside
- * <...> and (...): "depth" of "shop::deep::inner::depth", "greet" of
- * "<a::Plain as a::Greeter>::greet", "largest<f64>" of "a::largest<f64>".
+ * The own name of a source-level name, its last component after the last
+ * "::" outside <...> and (...), when that is an identifier: "depth" of
+ * "shop::deep::inner::depth", "greet" of "<a::Plain as a::Greeter>::greet";
+ * NULL for "a::largest<f64>" or "a::main::{closure#0}".  Points into @name.
  */
-const char *demangle_last_component(const char *name);
+const char *demangle_own_name(const char *name);
 
 /*
  * Cut the parameter list (and a " const" after it) off the C++ signature

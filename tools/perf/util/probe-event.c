@@ -6,7 +6,6 @@
  * one command are written to tracefs (and with --cache to the probe cache)
  * all or none.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -94,27 +93,18 @@ static char *probe_event_name(const struct perf_probe_event *pev, const char *ba
 
 /*
  * The base of an event's name from a DWARF place: the function asked for;
- * for a glob or a source line, the function holding the place by its own
- * name as perf has it ("depth" of shop::deep::inner::depth, "greet" of a
- * trait method), and by its qualified one where that is no event name
- * (a closure, "largest<f64>"), which perf refuses.
+ * for a glob perf takes (no '::') or a source line, the function's own name
+ * as perf has it ("depth" of *deep*), else (a closure) its qualified one.
  */
 static const char *dwarf_event_base(const struct perf_probe_event *pev,
 				    const struct probe_trace_event *tev)
 {
-	const char *fn = pev->point.function, *last;
+	const char *fn = pev->point.function, *own;
 
-	if (fn && !demangle_is_glob(fn))
-		return fn;
-	if (!tev->point.realname)
-		return NULL;
-	last = demangle_last_component(tev->point.realname);
-	if (!*last || isdigit((unsigned char)*last))
-		return tev->point.realname;
-	for (const char *c = last; *c; c++)
-		if (!is_ident_char(*c))
-			return tev->point.realname;
-	return last;
+	if (fn && (!demangle_is_glob(fn) || strstr(fn, "::"))) /* perf takes no '::' */
+		return fn && !demangle_is_glob(fn) ? fn : tev->point.realname;
+	own = tev->point.realname ? demangle_own_name(tev->point.realname) : NULL;
+	return own ? own : tev->point.realname;
 }
 
 static void fill_trace_event(const struct perf_probe_event *pev, const struct probe_target *t,

@@ -850,8 +850,7 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 			break;
 		} else if (!find_variable(dbg, place, pa->var, &var)) {
 			/* perf's line first, for the scripts that look for it */
-			pr_err("Failed to find the location of the '%s' variable at this address.\n"
-			       " %s has no local, parameter or global of that name.\n",
+			pr_err("Failed to find the location of the '%s' variable at this address: %s has no local, parameter or global of that name.\n",
 			       pa->var, die_func_name(&place->func));
 			ret = -ENOENT;
 			break;
@@ -940,14 +939,10 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 				 * there, and not yet moved on.
 				 */
 				if (addr != entry && !*skipped) {
-					/* perf's words for an unoptimized unit */
 					pr_warning(
-						"%s\n"
+						"Skipping prologue to its end in the line table.\n"
 						"Probe on address 0x%" PRIx64
 						" to force probing at the function entry.\n\n",
-						die_cu_is_unoptimized(cu)
-							? "Target program is compiled without optimization. Skipping prologue."
-							: "Skipping prologue to its end in the line table.",
 						(uint64_t)entry);
 					*skipped = true;
 				}

@@ -25,6 +25,7 @@
 #include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"
+#include "util/tracefs.h"
 #include "util/target-ns.h"
 #include "util/util.h"
 
@@ -337,6 +338,22 @@ const char *probe_target__name(const struct probe_target *t)
  * never gets another build's definitions; a copy of the same build at
  * another path finds them through the .build-id link.
  */
+int probe_target__check_vmlinux(void)
+{
+	struct build_id file, running;
+	char hf[SBUILD_ID_SIZE], hr[SBUILD_ID_SIZE];
+
+	if (!probe_conf.vmlinux || tracefs__is_standin() ||
+	    filename__read_build_id(probe_conf.vmlinux, &file) || kernel__read_build_id(&running) ||
+	    build_id__equal(&file, &running))
+		return 0;
+	build_id__sprintf(&file, hf);
+	build_id__sprintf(&running, hr);
+	pr_err("Error: %s is not the running kernel's vmlinux: its build-id is %s, the kernel's %s\n",
+	       probe_conf.vmlinux, hf, hr);
+	return -ENOENT;
+}
+
 int probe_target__cache_id(const struct probe_target *t, char **name, struct build_id *bid)
 {
 	int ret;

@@ -29,6 +29,9 @@
  */
 const char *tracefs__mountpoint(void);
 
+/* Is tracefs a stand-in ($PERF_TRACEFS_DIR, for tests), not the kernel's? */
+bool tracefs__is_standin(void);
+
 /* tracefs__mountpoint()/@name in a new string, or NULL with errno set. */
 char *tracefs__path(const char *name);
 

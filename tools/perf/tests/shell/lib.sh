@@ -29,7 +29,7 @@
 # exits.  test_probe_group GROUP claims a probe group: every uprobe/kprobe
 # event of it is removed now and at exit, through tracefs directly.
 #
-# Checks: test_must_fail CMD..., test_expect_code_is N CMD...,
+# Checks: test_must_fail CMD..., test_expect_code_is N CMD..., test_error_lines FILE,
 # test_refuses [--cache DIR] [--tracefs]
 # CMD..., test_same_as_system_perf [--stderr] [--status] ARGS...,
 # test_cmp_file EXPECTED ACTUAL, test_line_count OP N FILE.
@@ -360,13 +360,7 @@ test_refuses() {
 		cat out >&2
 		return 1
 	fi
-	# perf's last line of a failed mode ("  Error: Failed to add events.")
-	# follows the one line of what went wrong, as in perf, and so does the
-	# usage after a spec that does not parse (from " Usage:" on).
-	_trailer='^  Error: (Failed to (add|delete) events|Failed to show (vars|lines|functions)|Command Parse Error)\.( Reason: .*)?$'
-	awk '/^ Usage: / { exit } { if (held) print prev; prev = $0; held = 1 }
-		END { if (held && prev != "") print prev }' err |
-		grep -E -v "$_trailer${_ignore:+|$_ignore}" >err1
+	test_error_lines err "$_ignore"
 	if [ "$(wc -l <err1)" -ne 1 ] || ! grep -q . err1; then
 		echo "test_refuses: '$*': expected one line on stderr, got:" >&2
 		cat err >&2
@@ -388,6 +382,26 @@ test_refuses() {
 		fi
 	fi
 	return 0
+}
+
+# test_error_lines FILE [ERE]: FILE's lines of what went wrong into FILE1
+# (err -> err1): without perf's last line of a failed mode ("  Error:
+# Failed to add events.") and its fixed hints, without the usage after a
+# parse error (from " Usage:" on), and without the lines matching ERE.
+test_error_lines() {
+	_trailer='^  Error: (Failed to (add|delete) events|Failed to show (vars|lines|functions)|Command Parse Error)\.( Reason: .*)?$'
+	_trailer="$_trailer|^Please ensure the file is not stripped\.$|^Rebuild with -g, or install an appropriate debuginfo package\.$"
+	awk '/^ Usage: / { exit } { if (held) print prev; prev = $0; held = 1 }
+		END { if (held && prev != "") print prev }' "$1" |
+		grep -E -v "$_trailer${2:+|$2}" >"${1}1"
+	return 0
+}
+
+# vars_as_perf61: -V output (stdin) with perf 6.12's type names, which
+# ours are, spelled as perf 6.1 spells them: "void*" as "(unknown_type)",
+# "char[]" as "char*".
+vars_as_perf61() {
+	sed -E 's/(^|\t)void\*+\t/\1(unknown_type)\t/; s/\[\]/*/g'
 }
 
 # test_same_as_system_perf [--stderr] [--status] ARGS...: $PERF ARGS and

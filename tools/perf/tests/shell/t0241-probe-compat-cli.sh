@@ -106,7 +106,7 @@ test_expect_success SYSTEM_PERF 'a line sharing its address: perf'"'"'s words an
 
 test_expect_success SYSTEM_PERF 'a variable no scope has: perf'"'"'s "at this address" first' '
 	test_must_fail "$PERF" probe -x app -D "handle nosuch" 2>err &&
-	grep -q "^Failed to find the location of the .nosuch. variable at this address\.$" err
+	grep -q "^Failed to find the location of the .nosuch. variable at this address: handle has no local" err
 '
 
 test_expect_success 'a source line without code says where the next code is' '

@@ -124,4 +124,15 @@ test_expect_success SYSTEM_PERF 'buildid-list -H of an ELF file is its build-id,
 	test "$(cat ours)" = "$(build_id_of app)"
 '
 
+test_expect_success ROOT,TRACEFS 'kernel probes from another kernel'"'"'s vmlinux are refused, as perf refuses them' '
+	build_workload fake-vmlinux vmlinux -O0 -nostdlib -static -Wl,--build-id &&
+	test "$(build_id_of vmlinux)" != "$("$PERF" buildid-list -k)" &&
+	test_expect_code_is 254 "$PERF" probe -k "$TEST_TMP/vmlinux" -n -a do_sys_open 2>err &&
+	grep -q "^Error: $TEST_TMP/vmlinux is not the running kernel.s vmlinux: its build-id is $(build_id_of vmlinux), the kernel.s " err &&
+	test "$(tail -n 1 err)" = "  Error: Failed to add events." &&
+	"$PERF" probe -k "$TEST_TMP/vmlinux" -D do_sys_open >out &&
+	grep -q "^p:probe/do_sys_open " out &&
+	"$PERF" probe --cache -n -q -k "$TEST_TMP/vmlinux" -a do_sys_open
+'
+
 test_done

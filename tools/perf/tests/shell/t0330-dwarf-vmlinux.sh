@@ -53,7 +53,7 @@ test_expect_success SYSTEM_PERF_PROBE '-V, also with --externs and --range, is b
 	for spec in vfs_read do_sys_open schedule copy_process; do
 		for opt in "" --externs "--externs --range"; do
 			"$SYSTEM_PERF" probe -k "$VMLINUX" -V $spec $opt >exp 2>/dev/null || continue
-			"$PERF" probe -k "$VMLINUX" -V $spec $opt >got 2>err &&
+			"$PERF" probe -k "$VMLINUX" -V $spec $opt 2>err | vars_as_perf61 >got &&
 			cmp -s exp got || { echo "== -V $spec $opt"; diff exp got; cat err; } >>differ
 		done
 	done &&
