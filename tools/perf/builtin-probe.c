@@ -91,8 +91,19 @@ static int parse_specs(struct str_list *specs, const struct probe_params *p,
 	int ret = 0, i;
 
 	for (i = 0; i < specs->nr && !ret; i++) {
+		const struct perf_probe_point *pp = &pevs[i].point;
+
 		pevs[i].arch = arch;
+		/* perf's -v lines of a parsed spec */
+		pr_debug("probe-definition(%d): %s\n", i, specs->items[i]);
 		ret = parse_perf_probe_command_late(specs->items[i], &pevs[i]);
+		if (ret)
+			continue;
+		pr_debug("symbol:%s file:%s line:%d offset:%lu return:%d lazy:%s\n",
+			 pp->function ? pp->function : "(null)", pp->file ? pp->file : "(null)",
+			 pp->line, pp->offset, pp->retprobe,
+			 pp->lazy_line ? pp->lazy_line : "(null)");
+		pr_debug("%d arguments\n", pevs[i].nargs);
 	}
 	if (ret) {
 		for (int j = 0; j < i; j++)

@@ -865,7 +865,7 @@ static int convert_to_probe_trace_events(const struct perf_probe_event *pev, str
 	if (!ret && !(probe_conf.btf && !t->uprobes)) {
 		ret = find_probe_trace_events_from_dwarf(pev, t, tevs);
 		if (ret > 0)
-			pr_debug("%d places from DWARF\n", ret);
+			pr_debug("Found %d probe_trace_events.\n", ret); /* perf's words */
 	}
 	/* DWARF answers 0 for a kernel spec it has no debuginfo for. */
 	if (!ret && !t->uprobes && !pev->sdt && pev->point.function &&

@@ -1046,7 +1046,12 @@ static int place_trace_event(struct debuginfo *dbg, const struct perf_probe_even
 			     struct probe_place *place, const struct probe_finder_opts *opts,
 			     struct probe_trace_event *tev, const char **missing)
 {
+	Dwarf_Addr entry = 0;
+
 	tev->point.address = place->addr;
+	if (verbose > 0 && !dwarf_entrypc(&place->func, &entry)) /* perf's -v line */
+		pr_debug("Probe point found: %s+%" PRIu64 "\n", die_func_name(&place->func),
+			 (uint64_t)(place->addr - entry));
 	/* C++ and Rust functions by their qualified names. */
 	tev->point.realname = die_func_qualname(&place->func);
 	if (!strcmp(tev->point.realname, die_func_name(&place->func))) {
@@ -1066,6 +1071,7 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 	const char **skip;
 	int ret = 0, n = 0;
 
+	pr_debug("Try to find probe point from debuginfo.\n");
 	ret = probe_finder__places(dbg, pev, opts, &pl);
 	if (ret)
 		goto out;

@@ -828,7 +828,6 @@ static int parse_command(const char *cmd, struct perf_probe_event *pev, bool lat
 		ret = semantic_error("Empty probe definition.");
 		goto out;
 	}
-	pr_debug("probe-definition: %s\n", cmd);
 	if (argc - 1 > MAX_PROBE_ARGS) {
 		ret = semantic_error("Too many probe arguments (%d > %d).", argc - 1,
 				     MAX_PROBE_ARGS);

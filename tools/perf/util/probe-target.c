@@ -574,8 +574,10 @@ int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg)
 	if (ret == -ESTALE)
 		pr_err("Error: not using the debuginfo of %s: %s\n", path, why.buf);
 	strbuf_release(&why);
-	if (!ret)
+	if (!ret) {
+		pr_debug("Open Debuginfo file: %s\n", path);
 		debuginfo__set_source_dir(*dbg, probe_conf.source);
+	}
 	return ret;
 }
 

@@ -74,6 +74,17 @@ test_expect_success ROOT,TRACEFS '-q: a failed --add and --del print nothing at 
 	test_line_count = 0 out && test_line_count = 0 err
 '
 
+test_expect_success SYSTEM_PERF_PROBE '-v prints perf'"'"'s lines for the steps there are here, in its order' '
+	test_same_as_system_perf probe -v -x app -D "handle r->len" &&
+	grep -q "^probe-definition(0): handle r->len$" ours.err &&
+	grep -q "^symbol:handle file:(null) line:0 offset:0 return:0 lazy:(null)$" ours.err &&
+	grep -q "^Found 1 probe_trace_events.$" ours.err &&
+	grep -q "^Probe point found: handle+11$" ours.err &&
+	{ grep -vxF -f theirs.err ours.err >extra; test_line_count = 0 extra; } &&
+	grep -xF -f ours.err theirs.err | grep -v "^$" >common &&
+	grep -vxF -e "" ours.err >ours1 && test_cmp_file ours1 common
+'
+
 test_expect_success SYSTEM_PERF '-q with -v is refused as perf refuses it (234)' '
 	test_expect_code_is 234 "$PERF" probe -q -v -x app -D main 2>err &&
 	grep -q "^  Error: -v and -q are exclusive.$" err
