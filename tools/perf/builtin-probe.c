@@ -144,7 +144,7 @@ static int run_add(struct str_list *specs, const struct probe_params *p, bool de
 		return ret;
 	}
 	set_targets(pevs, specs->nr, p);
-	if (quiet && !definition) /* --add and --del: nothing at all (perf 6.12) */
+	if (quiet) /* nothing at all once the specs parsed, as perf */
 		quiet = 2;
 	/* Kernel probes from another kernel's vmlinux: refused as by perf
 	 * (only --cache -n writes a cache for that kernel, and no tracefs). */
@@ -264,6 +264,8 @@ static int run_vars(const struct probe_params *p)
 	if (ret)
 		return STATUS_USAGE;
 	set_targets(pevs, specs.nr, p);
+	if (quiet)
+		quiet = 2;
 	ret = show_available_vars(pevs, specs.nr, p->externs, p->range,
 				  p->filter ? p->filter : DEFAULT_VAR_FILTER);
 	for (int i = 0; i < specs.nr; i++)
@@ -471,6 +473,8 @@ int cmd_probe(int argc, const char **argv)
 		ret = run_vars(&p);
 	} else if (p.line) {
 		failed = "Failed to show lines.";
+		if (quiet)
+			quiet = 2;
 		ret = show_line_range(p.line, p.exec ? p.exec : p.module, p.exec != NULL);
 		if (ret == 1) /* a range that does not parse: perf's usage error */
 			ret = STATUS_USAGE;
@@ -478,6 +482,8 @@ int cmd_probe(int argc, const char **argv)
 		ret = show_perf_probe_events(list_filter, p.exec);
 	} else if (p.funcs) {
 		failed = "Failed to show functions.";
+		if (quiet)
+			quiet = 2;
 		ret = show_available_funcs(p.exec ? p.exec : p.module, p.exec != NULL,
 					   funcs_filter);
 	} else if (p.del.nr) {

@@ -197,10 +197,10 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 		nsyms = symbol_elf__find_name(t->syms, pp->function, &syms);
 	if (nsyms <= 0) {
 		free(syms);
-		pr_err("Error: Failed to find symbol %s in %s\n", pp->function,
-		       t->path	   ? t->path
-		       : t->module ? t->module
-				   : "the kernel");
+		char *point = synthesize_perf_probe_point(pp);
+
+		pr_err("Probe point '%s' not found.\n", point); /* perf's words */
+		free(point);
 		return -ENOENT;
 	}
 	if (!strpbrk(pp->function, "*?[")) {

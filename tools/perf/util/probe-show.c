@@ -369,7 +369,7 @@ int del_perf_probe_events(const char *const *filters, int nr)
 				probe_file__free_lines(hits, n > 0 ? n : 0);
 		}
 		if (!ret && total == 0) {
-			pr_err("Error: \"%s\" does not hit any event.\n", filters[i]);
+			pr_err("\"%s\" does not hit any event.\n", filters[i]); /* perf's words */
 			ret = -ENOENT;
 		}
 	}

@@ -116,7 +116,7 @@ test_expect_success GCC 'an offset beyond the function is refused' '
 
 test_expect_success GCC 'an unknown function is not found' '
 	test_refuses "$PERF" probe -x nopie-strip-g -D nosuch &&
-	grep "Failed to find symbol nosuch in" err
+	grep -x "Probe point .nosuch. not found." err
 '
 
 test_expect_success GCC 'a stripped PIE has no symbols' '

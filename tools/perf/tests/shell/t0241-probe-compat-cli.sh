@@ -74,6 +74,13 @@ test_expect_success ROOT,TRACEFS '-q: a failed --add and --del print nothing at 
 	test_line_count = 0 out && test_line_count = 0 err
 '
 
+test_expect_success SYSTEM_PERF '-q -D, -V, -L of nothing: nothing printed, as perf 6.1 and 6.12' '
+	for m in -D -V -L; do
+		test_same_as_system_perf --stderr --status probe -q -x app $m nosuch &&
+		test_line_count = 0 ours.err || return 1
+	done
+'
+
 test_expect_success SYSTEM_PERF_PROBE '-v prints perf'"'"'s lines for the steps there are here, in its order' '
 	test_same_as_system_perf probe -v -x app -D "handle r->len" &&
 	grep -q "^probe-definition(0): handle r->len$" ours.err &&
