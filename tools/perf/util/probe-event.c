@@ -651,7 +651,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 	bool need = perf_probe_event_need_dwarf(pev);
 	struct probe_finder_opts opts = { 0 };
 	struct debuginfo *dbg = NULL;
-	bool glob;
+	bool glob, plain;
 	int ret = 0, n;
 
 	if (!need && t->uprobes && pev->point.function && !strpbrk(pev->point.function, "*?[") &&
@@ -695,13 +695,15 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		ret = probe_target__symbols(t);
 	if (ret)
 		goto out;
-	/*
-	 * A glob over the limit fails whole, with one line (perf: "Too many
-	 * functions matched"): the symbol table must not add a part of it.
-	 */
+	/* A glob over the limit fails whole, in one line: no symbols add a part. */
 	glob = pev->point.function && strpbrk(pev->point.function, "*?[");
 	opts.max_probes = glob ? INT_MAX : probe_conf.max_probes;
 	opts.no_inlines = probe_conf.no_inlines;
+	plain = t->uprobes && pev->point.function && !glob && !pev->point.file;
+	if (need && plain && probe_target__lacks_dwarf(t, dbg, &pev->point)) {
+		ret = -ENOENT; /* said in perf's words */
+		goto out;
+	}
 	opts.quiet_missing = !need;
 	if (t->uprobes) {
 		opts.global_offset = probe_target__global_offset;
@@ -716,11 +718,8 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		ret = -E2BIG;
 		goto out;
 	}
+	/* Not in DWARF (asm, a PLT entry), or inlined too often (put_page): symbols. */
 	if ((n == -ENOENT || n == -E2BIG) && !need) {
-		/*
-		 * Not in DWARF (an assembler function, a PLT entry), or inlined
-		 * in too many places (put_page, after perf's message): symbols.
-		 */
 		ret = 0;
 		goto out;
 	}

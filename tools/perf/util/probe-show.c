@@ -508,6 +508,38 @@ static int show_btf_vars(const struct perf_probe_event *pev, const struct strfil
 	return ret;
 }
 
+/* FUNC alone: no glob, source file, line, offset or pattern. */
+static bool plain_function(const struct perf_probe_point *pp)
+{
+	return pp->function && !demangle_is_glob(pp->function) && !pp->file && !pp->line &&
+	       !pp->offset && !pp->lazy_line && !pp->retprobe;
+}
+
+/*
+ * -V FUNC that DWARF does not have, as perf says it: a name the symbol
+ * table lacks too (254), or a function without debuginfo, such as the
+ * C runtime's (234).
+ */
+static int vars_not_found(struct probe_target *t, const char *name)
+{
+	const struct elf_symbol **syms = NULL;
+	int n = probe_target__try_symbols(t) ? 0 : symbol_elf__find_name(t->syms, name, &syms);
+	uint64_t off;
+
+	/* its file offset, as perf 6.1 prints it (6.12 with "0x") */
+	if (n > 0 &&
+	    probe_target__global_offset((void *)probe_target__layout(t), syms[0]->addr, &off))
+		off = syms[0]->addr;
+	if (n > 0)
+		pr_err("Failed to find debug information for address %" PRIx64
+		       "\nDebuginfo analysis failed.\n",
+		       off);
+	else
+		pr_err("Failed to find the address of %s\n", name);
+	free(syms);
+	return n > 0 ? -EINVAL : -ENOENT;
+}
+
 int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
 			const char *filter)
 {
@@ -545,8 +577,12 @@ int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, 
 		} else {
 			ret = probe_target__symbols(&t);
 		}
+		/* A plain FUNC not found is told in perf's words below. */
+		opts.quiet_missing = t.uprobes && plain_function(&pevs[i].point);
 		if (!ret)
 			ret = debuginfo__show_vars(dbg, &pevs[i], &opts, externs, range, sf);
+		if (ret == -ENOENT && opts.quiet_missing)
+			ret = vars_not_found(&t, pevs[i].point.function);
 		debuginfo__delete(dbg);
 		probe_target__clear(&t);
 	}

@@ -18,6 +18,7 @@
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/debuginfo.h"
+#include "util/dwarf-aux.h"
 #include "util/elf-util.h"
 #include "util/insn.h"
 #include "util/probe-cache.h"
@@ -338,6 +339,30 @@ const char *probe_target__name(const struct probe_target *t)
  * never gets another build's definitions; a copy of the same build at
  * another path finds them through the .build-id link.
  */
+bool probe_target__lacks_dwarf(struct probe_target *t, struct debuginfo *dbg,
+			       const struct perf_probe_point *pp)
+{
+	const struct elf_symbol **syms = NULL;
+	Dwarf_Die cu;
+	uint64_t off;
+	char *point;
+	int n = probe_target__try_symbols(t) ? 0
+					     : symbol_elf__find_name(t->syms, pp->function, &syms);
+	bool lacks = n > 0 && !die_cu_of_addr(debuginfo__dwarf(dbg), syms[0]->addr, &cu);
+
+	if (lacks) {
+		if (probe_target__global_offset((void *)t->syms, syms[0]->addr, &off))
+			off = syms[0]->addr;
+		point = synthesize_perf_probe_point(pp);
+		pr_err("Failed to find debug information for address %" PRIx64
+		       "\nProbe point '%s' not found.\n",
+		       off, point);
+		free(point);
+	}
+	free(syms);
+	return lacks;
+}
+
 int probe_target__check_vmlinux(void)
 {
 	struct build_id file, running;

@@ -127,6 +127,16 @@ test_expect_success SYSTEM_PERF 'a variable no scope has: perf'"'"'s "at this ad
 	grep -q "^Failed to find the location of the .nosuch. variable at this address: handle has no local" err
 '
 
+test_expect_success SYSTEM_PERF 'a function DWARF lacks (the C runtime'"'"'s frame_dummy): perf'"'"'s words' '
+	test_same_as_system_perf --stderr --status probe -x app -D frame_dummy:1 &&
+	grep -q "^Failed to find debug information for address " ours.err &&
+	test_same_as_system_perf --stderr --status probe -x app -V frame_dummy &&
+	test "$_ours" = 234 &&
+	test_same_as_system_perf --stderr --status probe -x app -V nosuch &&
+	"$PERF" probe -x app -D frame_dummy >out &&
+	grep -q "^p:probe_app/frame_dummy " out
+'
+
 test_expect_success 'a source line without code says where the next code is' '
 	build_workload bad bad -g -O0 &&
 	test_expect_code_is 254 "$PERF" probe -x bad -D bad.c:6 2>err &&
