@@ -11,6 +11,7 @@
  * May call: util, strbuf, debug.  Nothing above.
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util/strbuf.h"
