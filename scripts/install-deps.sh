@@ -32,9 +32,10 @@ libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch python3 bsdutils" 
 	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.
 	--check) pkgs="$pkgs shellcheck" ;;
-	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d.
+	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d, and
+	# the debug libstdc++ (a large C++ -F and -V, tools/perf/tests/compat.sh).
 	--bench) pkgs="$pkgs linux-perf python3.11-dbg bc time debuginfod
-linux-image-6.1.0-57-cloud-amd64-dbg" ;;
+linux-image-6.1.0-57-cloud-amd64-dbg libstdc++6-12-dbg" ;;
 	# `make fuzz`: clang and its libFuzzer runtime.
 	--fuzz) pkgs="$pkgs clang-14 libclang-rt-14-dev" ;;
 	*)

@@ -16,6 +16,7 @@
 #include "util/debuginfod.h"
 #include "util/parse-options.h"
 #include "util/probe-cache.h"
+#include "util/system-perf.h"
 #include "util/target-ns.h"
 #include "util/util.h"
 
@@ -285,12 +286,17 @@ int cmd_buildid_cache(int argc, const char **argv)
 {
 	struct str_list add = { 0 }, remove = { 0 }, purge = { 0 }, update = { 0 };
 	int force = 0, list = 0, all = 0, ret = 0;
-	const char *debuginfod = NULL, *target_ns = NULL;
+	const char *debuginfod = NULL, *target_ns = NULL, *kcore = NULL, *missing = NULL;
+	/* "perf buildid-cache ARGS" as given, for the system perf */
+	const char **given = xzalloc((argc + 2) * sizeof(*given));
 	const struct option options[] = {
 		OPT_STRING_LIST('a', "add", &add, "file list", "file(s) to add",
 				PARSE_OPT_SPLIT_COMMA),
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
+		OPT_STRING('k', "kcore", &kcore, "file", "kcore file to add"),
 		OPT_BOOLEAN('l', "list", &list, "list all cached files"),
+		OPT_STRING('M', "missing", &missing, "file",
+			   "to find missing build ids in the cache"),
 		OPT_STRING_LIST('p', "purge", &purge, "file list",
 				"file(s) to remove (remove old caches too)", PARSE_OPT_SPLIT_COMMA),
 		OPT_BOOLEAN('P', "purge-all", &all, "purge all cached files"),
@@ -307,9 +313,24 @@ int cmd_buildid_cache(int argc, const char **argv)
 		OPT_END(),
 	};
 
+	memcpy(given + 1, argv, argc * sizeof(*given));
 	argc = parse_options(argc, argv, options, buildid_cache_usage, PARSE_OPT_NO_ARGS);
 	if (argc < 0) {
 		ret = argc == -2 ? 0 : 129;
+		goto out;
+	}
+	if (kcore || missing) {
+		/* a kcore copy and a perf.data's build-ids are the system perf's */
+		char *path = system_perf__find();
+
+		if (!path) {
+			pr_err("Error: -k and -M are the system perf's, and there is none\n");
+			ret = 1;
+			goto out;
+		}
+		ret = system_perf__exec(path, given);
+		free(path);
+		ret = ret ? 1 : 0;
 		goto out;
 	}
 	if (target_ns__set(target_ns)) {
@@ -331,6 +352,7 @@ int cmd_buildid_cache(int argc, const char **argv)
 	if (!ret && list)
 		list_cache();
 out:
+	free(given);
 	str_list_clear(&add);
 	str_list_clear(&remove);
 	str_list_clear(&purge);

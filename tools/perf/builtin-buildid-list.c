@@ -56,10 +56,12 @@ static int list_kernel_and_modules(void)
 int cmd_buildid_list(int argc, const char **argv)
 {
 	const char *input = NULL;
-	int kernel = 0, kernel_maps = 0, force = 0, ret;
+	int kernel = 0, kernel_maps = 0, force = 0, with_hits = 0, ret;
 	struct build_id bid;
 	const struct option options[] = {
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
+		/* an ELF file or the kernel is its own only DSO, hit or not */
+		OPT_BOOLEAN('H', "with-hits", &with_hits, "Show only DSOs with hits"),
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_BOOLEAN('k', "kernel", &kernel, "Show current kernel build id"),
 		OPT_BOOLEAN('m', "kernel-maps", &kernel_maps,

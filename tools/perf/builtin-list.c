@@ -13,6 +13,7 @@
  *	perf list hw|sw|cache|pmu|...	the system perf's events of that kind
  *	perf list [GROUP:]EVENT		all kinds, matching the globs
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,18 +30,53 @@
 #include "util/util.h"
 
 static const char *const list_usage[] = {
-	"perf list [<options>] [tracepoint|sdt|event_glob]",
+	"perf list [<options>] [hw|sw|cache|tracepoint|pmu|sdt|metric|metricgroup|event_glob]",
 	NULL,
 };
 
-static void print_event(const char *name, const char *kind)
+/*
+ * How events are printed: perf's lines, --raw-dump's names (each followed
+ * by a space, for shell completion), or -j's JSON objects (perf 6.12) in
+ * one array; to stdout or the -o file.
+ */
+struct list_out {
+	FILE *fp;
+	bool raw, json;
+	int nr; /* JSON objects printed */
+};
+
+static struct list_out out;
+
+static void print_event(const char *name, const char *kind, int id)
 {
-	printf("  %-50s [%s]\n", name, kind);
+	if (out.raw) {
+		fprintf(out.fp, "%s ", name);
+	} else if (out.json) {
+		fprintf(out.fp, "%s{\n\t\"EventName\": \"%s\",\n\t\"EventType\": \"%s\"",
+			out.nr++ ? ",\n" : "[\n", name, kind);
+		if (id >= 0)
+			fprintf(out.fp, ",\n\t\"Encoding\": \"tracepoint/config=0x%x/\"", id);
+		fputs("\n}", out.fp);
+	} else {
+		fprintf(out.fp, "  %-50s [%s]\n", name, kind);
+	}
 }
 
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* perf 6.12's order of -j: by group, then by event ("fib" before "fib6"). */
+static int cmp_group_event(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t gx = strcspn(x, ":"), gy = strcspn(y, ":");
+	int c = strncmp(x, y, gx < gy ? gx : gy);
+
+	if (c || gx == gy)
+		return c ? c : strcmp(x + gx, y + gy);
+	return gx < gy ? -1 : 1;
 }
 
 /*
@@ -62,13 +98,15 @@ static void list_tracepoints(const char *filter)
 
 		if (!probe_event_match_filter(filter, list.tps[i].group, list.tps[i].name))
 			continue;
-		strbuf_addf(&sb, "%s:%s", list.tps[i].group, list.tps[i].name);
+		/* the id after a NUL, for -j's Encoding */
+		strbuf_addf(&sb, "%s:%s%c%d", list.tps[i].group, list.tps[i].name, '\0',
+			    list.tps[i].id);
 		names[nr++] = strbuf_detach(&sb, NULL);
 	}
 	if (nr)
-		qsort(names, nr, sizeof(*names), cmp_name);
+		qsort(names, nr, sizeof(*names), out.json ? cmp_group_event : cmp_name);
 	for (int i = 0; i < nr; i++) {
-		print_event(names[i], "Tracepoint event");
+		print_event(names[i], "Tracepoint event", atoi(names[i] + strlen(names[i]) + 1));
 		free(names[i]);
 	}
 	free(names);
@@ -87,9 +125,16 @@ static void list_sdt_events(const char *filter)
 	int nr = probe_cache__sdt_event_names(filter, &names);
 
 	for (int i = 0; i < nr; i++) {
-		print_event(names[i], "SDT event");
-		free(names[i]);
+		/* --raw-dump and -j name an event once, without its files */
+		if (out.raw || out.json)
+			names[i][strcspn(names[i], "@")] = '\0';
+		if (!((out.raw || out.json) && i && !strcmp(names[i], names[i - 1])))
+			print_event(names[i], "SDT event", -1);
+		if (i)
+			free(names[i - 1]);
 	}
+	if (nr > 0)
+		free(names[nr - 1]);
 	if (nr >= 0)
 		free(names);
 }
@@ -179,18 +224,60 @@ static bool system_kind(const char *arg)
 	return false;
 }
 
+/* -j and --raw-dump over the system perf's kinds: theirs, as they print them. */
+static int list_system(const char **argv)
+{
+	char *path = system_perf__find();
+	int ret;
+
+	if (!path) {
+		fprintf(stderr,
+			"perf list: those events are the system perf's, and there is none\n");
+		return 1;
+	}
+	ret = system_perf__exec(path, argv);
+	free(path);
+	return ret;
+}
+
 int cmd_list(int argc, const char **argv)
 {
+	const char *output = NULL;
+	int raw = 0, json = 0, ret = 0;
+	const char **all;
 	const struct option options[] = {
+		OPT_BOOLEAN('j', "json", &json, "JSON encode events and metrics"),
+		OPT_STRING('o', "output", &output, "file", "output file name"),
+		OPT_BOOLEAN(0, "raw-dump", &raw, "Dump raw events"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_END(),
 	};
 
+	/* "perf list ARGS" as given, for the system perf: argv[0] is "list" */
+	all = xzalloc((argc + 2) * sizeof(*all));
+	memcpy(all + 1, argv, argc * sizeof(*all));
 	argc = parse_options(argc, argv, options, list_usage, 0);
-	if (argc == -2)
-		return 0;
-	if (argc < 0)
-		return 129;
+	if (argc == -2 || argc < 0) {
+		free(all);
+		return argc == -2 ? 0 : 129;
+	}
+	out.fp = stdout;
+	out.raw = raw;
+	out.json = json && !raw;
+	if ((raw || json) && (argc == 0 || system_kind(argv[0]))) {
+		/* every kind, or one only the system perf knows */
+		ret = list_system(all);
+		free(all);
+		return ret;
+	}
+	free(all);
+	if (output) {
+		out.fp = fopen(output, "w");
+		if (!out.fp) {
+			pr_err("Error: cannot open %s: %s\n", output, strerror(errno));
+			return 1;
+		}
+	}
 	if (argc == 0) {
 		list_beside_system(NULL, list_all, NULL);
 		return 0;
@@ -211,7 +298,16 @@ int cmd_list(int argc, const char **argv)
 		/* An empty glob matches no name (a NULL filter would match all). */
 		if (!*argv[i])
 			continue;
-		list_beside_system(argv[i], list_all, argv[i]);
+		if (raw || json)
+			list_all(argv[i]);
+		else
+			list_beside_system(argv[i], list_all, argv[i]);
+	}
+	if (out.json)
+		fputs(out.nr ? "\n]\n" : "[\n]\n", out.fp);
+	if (out.fp != stdout && fclose(out.fp)) {
+		pr_err("Error: cannot write %s: %s\n", output, strerror(errno));
+		return 1;
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "util/probe-embed.h"
 #include "util/probe-event.h"
 #include "util/probe-show.h"
+#include "util/probe-target.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "util/target-ns.h"
@@ -37,6 +38,20 @@ static const char *const probe_usage[] = {
 };
 
 #define PROBEDEF_HELP "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]"
+#define ADD_HELP                                               \
+	"probe point definition, where\n"                      \
+	"\t\tGROUP:\tGroup name (optional)\n"                  \
+	"\t\tEVENT:\tEvent name\n"                             \
+	"\t\tFUNC:\tFunction name\n"                           \
+	"\t\tOFF:\tOffset from function entry (in byte)\n"     \
+	"\t\t%return:\tPut the probe at function return\n"     \
+	"\t\tSRC:\tSource code path\n"                         \
+	"\t\tRL:\tRelative line number from function entry.\n" \
+	"\t\tAL:\tAbsolute line number in file.\n"             \
+	"\t\tPT:\tLazy expression of line code.\n"             \
+	"\t\tARG:\tProbe argument (local variable name or\n"   \
+	"\t\t\tkprobe-tracer argument format.)\n"
+#define DEFAULT_VAR_FILTER "!__k???tab_* & !__crc_*"
 
 struct probe_params {
 	struct str_list add;	      /* -a values: one spec each */
@@ -76,8 +91,19 @@ static int parse_specs(struct str_list *specs, const struct probe_params *p,
 	int ret = 0, i;
 
 	for (i = 0; i < specs->nr && !ret; i++) {
+		const struct perf_probe_point *pp = &pevs[i].point;
+
 		pevs[i].arch = arch;
+		/* perf's -v lines of a parsed spec */
+		pr_debug("probe-definition(%d): %s\n", i, specs->items[i]);
 		ret = parse_perf_probe_command_late(specs->items[i], &pevs[i]);
+		if (ret)
+			continue;
+		pr_debug("symbol:%s file:%s line:%d offset:%lu return:%d lazy:%s\n",
+			 pp->function ? pp->function : "(null)", pp->file ? pp->file : "(null)",
+			 pp->line, pp->offset, pp->retprobe,
+			 pp->lazy_line ? pp->lazy_line : "(null)");
+		pr_debug("%d arguments\n", pevs[i].nargs);
 	}
 	if (ret) {
 		for (int j = 0; j < i; j++)
@@ -101,18 +127,32 @@ static void set_targets(struct perf_probe_event *pevs, int n, const struct probe
 	}
 }
 
-static int run_add(struct str_list *specs, const struct probe_params *p, bool definition)
+/*
+ * A spec of -a or -D that does not parse is a usage error (perf parses
+ * them as options); the bare words alone are perf's "Command Parse Error".
+ */
+static int run_add(struct str_list *specs, const struct probe_params *p, bool definition,
+		   const char **failed)
 {
 	struct perf_probe_event *pevs;
 	int ret = parse_specs(specs, p, &pevs);
 
 	if (ret && (definition || p->bare < 0 || specs->nr > 1))
 		return STATUS_USAGE;
-	if (ret)
+	if (ret) {
+		*failed = "Command Parse Error.";
 		return ret;
+	}
 	set_targets(pevs, specs->nr, p);
-	ret = definition ? show_probe_trace_definitions(pevs, specs->nr)
-			 : add_perf_probe_events(pevs, specs->nr);
+	if (quiet) /* nothing at all once the specs parsed, as perf */
+		quiet = 2;
+	/* Kernel probes from another kernel's vmlinux: refused as by perf
+	 * (only --cache -n writes a cache for that kernel, and no tracefs). */
+	ret = !definition && !p->exec && !(p->dry_run && p->cache) ? probe_target__check_vmlinux()
+								   : 0;
+	if (!ret)
+		ret = definition ? show_probe_trace_definitions(pevs, specs->nr)
+				 : add_perf_probe_events(pevs, specs->nr);
 	for (int i = 0; i < specs->nr; i++)
 		clear_perf_probe_event(&pevs[i]);
 	free(pevs);
@@ -215,8 +255,6 @@ static int exit_status(int ret)
 	return ret ? ret : 1;
 }
 
-#define DEFAULT_VAR_FILTER "!__k???tab_* & !__crc_*"
-
 static int run_vars(const struct probe_params *p)
 {
 	struct perf_probe_event *pevs;
@@ -224,8 +262,10 @@ static int run_vars(const struct probe_params *p)
 	int ret = parse_specs(&specs, p, &pevs);
 
 	if (ret)
-		return ret;
+		return STATUS_USAGE;
 	set_targets(pevs, specs.nr, p);
+	if (quiet)
+		quiet = 2;
 	ret = show_available_vars(pevs, specs.nr, p->externs, p->range,
 				  p->filter ? p->filter : DEFAULT_VAR_FILTER);
 	for (int i = 0; i < specs.nr; i++)
@@ -234,37 +274,54 @@ static int run_vars(const struct probe_params *p)
 	return ret;
 }
 
+/*
+ * perf's last line of a failed mode, with the reason under -v:
+ * "  Error: Failed to add events. Reason: No such file or directory (Code: -2)".
+ */
+static void print_failed(const char *failed, int ret)
+{
+	if (verbose > 0)
+		pr_err("  Error: %s Reason: %s (Code: %d)\n", failed, strerror(-ret), ret);
+	else
+		pr_err("  Error: %s\n", failed);
+}
+
 int cmd_probe(int argc, const char **argv)
 {
 	struct probe_params p = { .bare = -1 };
 	struct strbuf bare = STRBUF_INIT;
 	char *list_filter = NULL, *funcs_filter = NULL;
+	/* perf's last line when the mode fails */
+	const char *failed = NULL;
 	int modes, ret = 0;
 	const struct option options[] = {
-		OPT_STRING_LIST('a', "add", &p.add, PROBEDEF_HELP, "probe point definition", 0),
+		OPT_STRING_LIST('a', "add", &p.add, PROBEDEF_HELP, ADD_HELP, PARSE_OPT_EXCLUSIVE),
 		OPT_STRING_LIST(
 			'D', "definition", &p.defs, PROBEDEF_HELP,
-			"Show trace event definition of given traceevent for k/uprobe_events.", 0),
-		OPT_STRING_LIST('d', "del", &p.del, "[GROUP:]EVENT", "delete a probe event.", 0),
+			"Show trace event definition of given traceevent for k/uprobe_events.",
+			PARSE_OPT_EXCLUSIVE),
+		OPT_STRING_LIST('d', "del", &p.del, "[GROUP:]EVENT", "delete a probe event.",
+				PARSE_OPT_EXCLUSIVE),
 		OPT_STRING_LIST('V', "vars", &p.vars,
 				"FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
-				"Show accessible variables on PROBEDEF", 0),
+				"Show accessible variables on PROBEDEF", PARSE_OPT_EXCLUSIVE),
 		OPT_BOOLEAN(0, "externs", &p.externs,
 			    "Show external variables too (with --vars only)"),
 		OPT_BOOLEAN(0, "range", &p.range,
 			    "Show variables location range in scope (with --vars only)"),
-		OPT_CALLBACK('L', "line", &p, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
-			     "Show source code lines.", opt_line),
+		OPT_CALLBACK_F('L', "line", &p, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			       "Show source code lines.", opt_line, PARSE_OPT_EXCLUSIVE),
 		OPT_BOOLEAN('f', "force", &p.force, "forcibly add events with existing name"),
-		OPT_OPTARG_CALLBACK('F', "funcs", &p, "[FILTER]",
-				    "Show potential probe-able functions.", opt_funcs),
+		OPT_OPTARG_CALLBACK_F('F', "funcs", &p, "[FILTER]",
+				      "Show potential probe-able functions.", opt_funcs,
+				      PARSE_OPT_EXCLUSIVE),
 		OPT_STRING('k', "vmlinux", &probe_conf.vmlinux, "file", "vmlinux pathname"),
-		OPT_OPTARG_CALLBACK('l', "list", &p, "[GROUP:]EVENT", "list up probe events",
-				    opt_list),
+		OPT_OPTARG_CALLBACK_F('l', "list", &p, "[GROUP:]EVENT", "list up probe events",
+				      opt_list, PARSE_OPT_EXCLUSIVE),
 		OPT_STRING('m', "module", &p.module, "modname|path",
 			   "target module name (for online) or path (for offline)"),
 		OPT_BOOLEAN('n', "dry-run", &p.dry_run, "dry run"),
-		OPT_STRING('s', "source", &probe_conf.source, "directory", "path to source files"),
+		OPT_STRING('s', "source", &probe_conf.source, "directory", "path to kernel source"),
 		OPT_BOOLEAN('q', "quiet", &quiet,
 			    "be quiet (do not show any warnings or messages)"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show parsed arguments, etc)"),
@@ -278,7 +335,10 @@ int cmd_probe(int argc, const char **argv)
 			"Write the probe cache of the file's build-id into it as a section (with --cache)"),
 		OPT_STRING(0, "import", &p.import_file, "file",
 			   "Merge a probe-cache bundle into the probe cache (with --cache)"),
-		OPT_CALLBACK(0, "filter", &p, "[!]FILTER", "Set a filter (with --vars/funcs only)",
+		OPT_CALLBACK(0, "filter", &p, "[!]FILTER",
+			     "Set a filter (with --vars/funcs only)\n"
+			     "\t\t\t(default: \"" DEFAULT_VAR_FILTER "\" for --vars,\n"
+			     "\t\t\t \"" DEFAULT_FUNC_FILTER "\" for --funcs)",
 			     opt_filter),
 		OPT_BOOLEAN(0, "no-inlines", &p.no_inlines, "Don't search inlined functions"),
 		OPT_INTEGER(0, "max-probes", &probe_conf.max_probes, "n",
@@ -301,6 +361,11 @@ int cmd_probe(int argc, const char **argv)
 		return 0;
 	if (argc < 0)
 		return 129;
+	if (quiet && verbose) {
+		pr_err("  Error: -v and -q are exclusive.\n");
+		ret = exit_status(-EINVAL);
+		goto out;
+	}
 	if (p.nlines > 1)
 		pr_warning(
 			"Warning: more than one --line options are detected. Only the first one is valid.\n");
@@ -322,6 +387,13 @@ int cmd_probe(int argc, const char **argv)
 
 	modes = !!p.add.nr + !!p.defs.nr + !!p.del.nr + !!p.list + !!p.funcs + !!p.vars.nr +
 		!!p.line + !!p.export_file + !!p.import_file + !!p.embed_file;
+	if (modes > 1 && p.bare == 0) {
+		/* Bare words beside another mode than --add, in perf's words. */
+		pr_err("  Error: another command except --add is set.\n\n");
+		usage_with_options(probe_usage, options);
+		ret = 129;
+		goto out;
+	}
 	if (modes > 1) {
 		pr_err("  Error: choose one of --add, --definition, --del, --list, --funcs, --vars, --line, --export, --import and --embed\n");
 		usage_with_options(probe_usage, options);
@@ -345,7 +417,7 @@ int cmd_probe(int argc, const char **argv)
 		ret = 129;
 		goto out;
 	}
-	for (int i = 0; i < p.del.nr && !p.cache; i++) {
+	for (int i = 0; i < p.del.nr; i++) {
 		if (!filter_ok(p.del.items[i])) {
 			usage_with_options(probe_usage, options);
 			ret = 129;
@@ -397,15 +469,27 @@ int cmd_probe(int argc, const char **argv)
 			ret = del_probe_cache(&target, p.del.items[i]);
 		clear_perf_probe_event(&target);
 	} else if (p.vars.nr) {
+		failed = "Failed to show vars.";
 		ret = run_vars(&p);
 	} else if (p.line) {
+		failed = "Failed to show lines.";
+		if (quiet)
+			quiet = 2;
 		ret = show_line_range(p.line, p.exec ? p.exec : p.module, p.exec != NULL);
+		if (ret == 1) /* a range that does not parse: perf's usage error */
+			ret = STATUS_USAGE;
 	} else if (p.list) {
 		ret = show_perf_probe_events(list_filter, p.exec);
 	} else if (p.funcs) {
+		failed = "Failed to show functions.";
+		if (quiet)
+			quiet = 2;
 		ret = show_available_funcs(p.exec ? p.exec : p.module, p.exec != NULL,
 					   funcs_filter);
 	} else if (p.del.nr) {
+		failed = "Failed to delete events.";
+		if (quiet)
+			quiet = 2;
 		ret = del_perf_probe_events(p.del.items, p.del.nr);
 		if (ret == -EBUSY) /* perf 6.1 exits 254 for an enabled event too */
 			ret = -ENOENT;
@@ -414,10 +498,16 @@ int cmd_probe(int argc, const char **argv)
 		pr_err("  Error: --bootconfig doesn't support uprobes.\n");
 		ret = -EINVAL;
 	} else if (p.defs.nr) {
-		ret = run_add(&p.defs, &p, true);
+		failed = "Failed to add events.";
+		ret = run_add(&p.defs, &p, true, &failed);
 	} else {
-		ret = run_add(&p.add, &p, false);
+		failed = "Failed to add events.";
+		ret = run_add(&p.add, &p, false, &failed);
 	}
+	if (ret == STATUS_USAGE)
+		usage_with_options(probe_usage, options);
+	else if (ret < 0 && failed)
+		print_failed(failed, ret);
 	ret = exit_status(ret);
 out:
 	strbuf_release(&bare);

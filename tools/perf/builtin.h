@@ -8,6 +8,7 @@
  */
 int cmd_buildid_cache(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
+int cmd_check(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_probe(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);

@@ -32,6 +32,7 @@ struct cmd_struct {
 static const struct cmd_struct commands[] = {
 	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list", cmd_buildid_list, "List the buildids of an ELF file or the kernel" },
+	{ "check", cmd_check, "check if features are present in perf" },
 	{ "help", cmd_help, "Display help information about perf" },
 	{ "list", cmd_list, "List all symbolic event types" },
 	{ "probe", cmd_probe, "Define new dynamic tracepoints" },

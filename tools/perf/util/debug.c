@@ -12,7 +12,7 @@ int eprintf(int level, const char *fmt, ...)
 	va_list ap;
 	int ret;
 
-	if (level > verbose || (level == 0 && quiet))
+	if (level > verbose || (level == 0 && quiet) || (level < 0 && quiet > 1))
 		return 0;
 	va_start(ap, fmt);
 	ret = vfprintf(stderr, fmt, ap);

@@ -2,8 +2,11 @@
 #ifndef PERF_UTIL_DEBUG_H
 #define PERF_UTIL_DEBUG_H
 
-/* Messages to stderr.  pr_err always prints; pr_warning and pr_info unless -q;
- * pr_debug only with -v (verbose >= 1), pr_debug2 with -vv. */
+/* Messages to stderr.  pr_err prints unless quiet is 2; pr_warning and
+ * pr_info unless -q (quiet 1); pr_debug only with -v (verbose >= 1),
+ * pr_debug2 with -vv.  perf probe -q sets quiet to 2 once its options and
+ * specs have parsed: nothing at all is printed then, errors included, as
+ * perf. */
 extern int verbose;
 extern int quiet;
 

@@ -39,9 +39,55 @@ char *demangle_sym(const char *sym, bool params)
 
 char *demangle_display(const char *sym, bool demangle)
 {
-	char *d = demangle ? demangle_sym(sym, false) : NULL;
+	size_t len = strlen(sym);
+	const char *at =
+		demangle && len > 4 && !strcmp(sym + len - 4, "@plt") ? sym + len - 4 : NULL;
+	char *d;
 
+	if (!at)
+		d = demangle ? demangle_sym(sym, false) : NULL;
+	else {
+		/*
+		 * "_ZdlPv@plt" is "operator delete@plt", an import (perf's
+		 * default filter hides it), not "operator delete": the
+		 * demangler would drop the suffix.  A version (@@GLIBCXX_3.4)
+		 * goes, as in perf.
+		 */
+		char *base = xstrndup(sym, at - sym);
+
+		d = demangle_sym(base, false);
+		free(base);
+		if (d) {
+			char *full = xmalloc(strlen(d) + strlen(at) + 1);
+
+			strcpy(full, d);
+			strcat(full, at);
+			free(d);
+			d = full;
+		}
+	}
 	return d ? d : xstrdup(sym);
+}
+
+const char *demangle_own_name(const char *name)
+{
+	const char *last = name;
+	int depth = 0;
+
+	for (const char *p = name; *p; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == '>' || *p == ')') && depth > 0)
+			depth--;
+		else if (!depth && p[0] == ':' && p[1] == ':')
+			last = p + 2, p++;
+	}
+	if (!*last || isdigit((unsigned char)*last))
+		return NULL;
+	for (const char *c = last; *c; c++)
+		if (!ident_char((unsigned char)*c))
+			return NULL;
+	return last;
 }
 
 bool demangle_is_glob(const char *pattern)

@@ -29,7 +29,8 @@ char *demangle_sym(const char *sym, bool params);
 
 /*
  * The name to show for symbol @sym: demangled without parameters when
- * @demangle and it is mangled, else @sym itself; a new string.
+ * @demangle and it is mangled, else @sym itself; a new string.  An "@plt"
+ * suffix is kept: "operator delete@plt".
  */
 char *demangle_display(const char *sym, bool demangle);
 
@@ -66,6 +67,14 @@ char *demangle_normalize(const char *name);
  * of @name.  Names of identifier characters only are kept as they are.
  */
 void demangle_to_ident(struct strbuf *out, const char *name, size_t max);
+
+/*
+ * The own name of a source-level name, its last component after the last
+ * "::" outside <...> and (...), when that is an identifier: "depth" of
+ * "shop::deep::inner::depth", "greet" of "<a::Plain as a::Greeter>::greet";
+ * NULL for "a::largest<f64>" or "a::main::{closure#0}".  Points into @name.
+ */
+const char *demangle_own_name(const char *name);
 
 /*
  * Cut the parameter list (and a " const" after it) off the C++ signature

@@ -683,6 +683,34 @@ bool die_is_go_result(Dwarf_Die *param)
 	       die_cu_is_go(&cu);
 }
 
+bool die_is_va_list(Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type = *var;
+
+	/* a few typedefs deep at most: va_list -> __gnuc_va_list -> __builtin_va_list */
+	for (int depth = 0; depth < 8; depth++) {
+		const char *name;
+		int tag;
+
+		if (!dwarf_attr_integrate(&type, DW_AT_type, &attr) ||
+		    !dwarf_formref_die(&attr, &type))
+			return false;
+		tag = dwarf_tag(&type);
+		name = dwarf_diename(&type);
+		if (tag == DW_TAG_typedef && name &&
+		    (!strcmp(name, "va_list") || !strcmp(name, "__gnuc_va_list") ||
+		     !strcmp(name, "__builtin_va_list")))
+			return true;
+		if (tag == DW_TAG_structure_type)
+			return name && !strcmp(name, "__va_list_tag");
+		if (tag != DW_TAG_typedef && tag != DW_TAG_array_type && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type)
+			return false;
+	}
+	return false;
+}
+
 bool die_cu_is_go(Dwarf_Die *cu)
 {
 	return dwarf_srclang(cu) == DW_LANG_Go;
@@ -720,14 +748,18 @@ long die_elem_size(Dwarf_Die *elem)
 	return dwarf_aggregate_size(elem, &agg) ? 0 : (long)agg;
 }
 
-/* A C type name as perf prints it: "struct req*", "long unsigned int". */
+/*
+ * A C type name as perf prints it: "struct req*", "long unsigned int",
+ * "void*" for a pointer to void, "char[]" for an array (perf 6.12; 6.1
+ * said "(unknown_type)" and "char*").
+ */
 static bool add_type_name(struct strbuf *sb, Dwarf_Die *die)
 {
 	Dwarf_Die type;
 	Dwarf_Attribute attr;
 	const char *name;
 
-	/* void, and void * too, is what perf calls "(unknown_type)". */
+	/* void itself is what perf calls "(unknown_type)". */
 	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
 		return false;
 	switch (dwarf_tag(&type)) {
@@ -737,9 +769,15 @@ static bool add_type_name(struct strbuf *sb, Dwarf_Die *die)
 		return add_type_name(sb, &type);
 	case DW_TAG_pointer_type:
 	case DW_TAG_array_type:
-		if (!add_type_name(sb, &type))
-			return false;
-		strbuf_addch(sb, '*');
+		if (!add_type_name(sb, &type)) {
+			Dwarf_Attribute to;
+
+			/* a pointer to void (an array of void cannot be) */
+			if (dwarf_attr_integrate(&type, DW_AT_type, &to))
+				return false;
+			strbuf_addstr(sb, "void");
+		}
+		strbuf_addstr(sb, dwarf_tag(&type) == DW_TAG_array_type ? "[]" : "*");
 		return true;
 	case DW_TAG_structure_type:
 		strbuf_addstr(sb, "struct ");

@@ -145,6 +145,12 @@ bool die_lang_auto_deref(Dwarf_Die *die);
 /* Is @param a result of a Go function (DW_AT_variable_parameter: "~r0")? */
 bool die_is_go_result(Dwarf_Die *param);
 
+/*
+ * Is @var a C va_list (a typedef va_list, __gnuc_va_list or
+ * __builtin_va_list, or gcc's array of struct __va_list_tag)?
+ */
+bool die_is_va_list(Dwarf_Die *var);
+
 /* Is CU @cu Go's? */
 bool die_cu_is_go(Dwarf_Die *cu);
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,37 +28,71 @@ static int takes_value(const struct option *opt)
 	       opt->type == OPTION_INTEGER || opt->type == OPTION_CALLBACK;
 }
 
-static void print_usage(FILE *fp, const char *const usage[], const struct option *options)
+/*
+ * perf lists the options sorted: those with a short name by that letter
+ * (case aside), then by long name; the long-only ones after them.
+ */
+static int option_order(const void *a, const void *b)
 {
-	const struct option *opt;
+	const struct option *x = *(const struct option *const *)a;
+	const struct option *y = *(const struct option *const *)b;
+	int sx = x->short_name ? tolower(x->short_name) : 256;
+	int sy = y->short_name ? tolower(y->short_name) : 256;
 
+	if (sx != sy)
+		return sx - sy;
+	return strcmp(x->long_name ? x->long_name : "", y->long_name ? y->long_name : "");
+}
+
+/* One option's line(s): its names, then its help at column 26. */
+static void print_option(FILE *fp, const struct option *opt)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "    ");
+	if (opt->short_name)
+		strbuf_addf(&sb, "-%c%s", opt->short_name, opt->long_name ? ", " : "");
+	else
+		strbuf_addstr(&sb, "    ");
+	if (opt->long_name)
+		strbuf_addf(&sb, "--%s", opt->long_name);
+	if (opt->type == OPTION_OPTARG && (opt->flags & PARSE_OPT_OPTARG_NEXT))
+		strbuf_addf(&sb, " <%s>", opt->argh);
+	else if (opt->type == OPTION_OPTARG)
+		strbuf_addf(&sb, "[=<%s>]", opt->argh);
+	else if (takes_value(opt))
+		strbuf_addf(&sb, " <%s>", opt->argh ? opt->argh : "n");
+	if (sb.len > 24)
+		fprintf(fp, "%s\n%26s%s\n", sb.buf, "", opt->help);
+	else
+		fprintf(fp, "%-26s%s\n", sb.buf, opt->help);
+	strbuf_release(&sb);
+}
+
+static void print_usage_head(FILE *fp, const char *const usage[])
+{
 	fprintf(fp, "\n Usage: %s\n", usage[0]);
 	for (int i = 1; usage[i]; i++)
 		fprintf(fp, "    or: %s\n", usage[i]);
 	fputc('\n', fp);
-	for (opt = options; opt->type != OPTION_END; opt++) {
-		struct strbuf sb = STRBUF_INIT;
+}
 
-		strbuf_addstr(&sb, "    ");
-		if (opt->short_name)
-			strbuf_addf(&sb, "-%c%s", opt->short_name, opt->long_name ? ", " : "");
-		else
-			strbuf_addstr(&sb, "    ");
-		if (opt->long_name)
-			strbuf_addf(&sb, "--%s", opt->long_name);
-		if (opt->type == OPTION_OPTARG && (opt->flags & PARSE_OPT_OPTARG_NEXT))
-			strbuf_addf(&sb, " <%s>", opt->argh);
-		else if (opt->type == OPTION_OPTARG)
-			strbuf_addf(&sb, "[=<%s>]", opt->argh);
-		else if (takes_value(opt))
-			strbuf_addf(&sb, " <%s>", opt->argh ? opt->argh : "n");
-		if (sb.len > 25)
-			fprintf(fp, "%s\n%26s%s\n", sb.buf, "", opt->help);
-		else
-			fprintf(fp, "%-26s%s\n", sb.buf, opt->help);
-		strbuf_release(&sb);
-	}
+static void print_usage(FILE *fp, const char *const usage[], const struct option *options)
+{
+	const struct option **sorted;
+	size_t nr = 0;
+
+	for (const struct option *opt = options; opt->type != OPTION_END; opt++)
+		nr++;
+	sorted = xzalloc((nr ? nr : 1) * sizeof(*sorted));
+	for (size_t i = 0; i < nr; i++)
+		sorted[i] = &options[i];
+	qsort(sorted, nr, sizeof(*sorted), option_order);
+	print_usage_head(fp, usage);
+	for (size_t i = 0; i < nr; i++)
+		print_option(fp, sorted[i]);
 	fputc('\n', fp);
+	free(sorted);
 }
 
 void usage_with_options(const char *const usage[], const struct option *options)
@@ -224,9 +259,39 @@ static void list_opts(const struct option *options)
 	putchar('\n');
 }
 
+/*
+ * @opt, a mode of the command (PARSE_OPT_EXCLUSIVE), after @first: refused
+ * as perf refuses it, with the usage of the two (of @first only when
+ * @opt was given as --name=value).  0 when there is no conflict.
+ */
+static int check_exclusive(const struct option *opt, int is_long, int attached,
+			   const struct option **first, const char *const usage[])
+{
+	const struct option *old = *first;
+
+	if (!(opt->flags & PARSE_OPT_EXCLUSIVE))
+		return 0;
+	if (!old || old == opt) {
+		*first = opt;
+		return 0;
+	}
+	if (is_long || !old->short_name)
+		fprintf(stderr, " Error: option `%s' cannot be used with %s", opt->long_name,
+			old->long_name);
+	else
+		fprintf(stderr, " Error: switch `%c' cannot be used with switch `%c'",
+			opt->short_name, old->short_name);
+	print_usage_head(stderr, usage);
+	if (!(is_long && attached))
+		print_option(stderr, opt);
+	print_option(stderr, old);
+	return -1;
+}
+
 int parse_options(int argc, const char **argv, const struct option *options,
 		  const char *const usage[], int flags)
 {
+	const struct option *mode = NULL; /* the first PARSE_OPT_EXCLUSIVE given */
 	int kept = 0, i;
 
 	for (i = 1; i < argc; i++) {
@@ -270,6 +335,8 @@ int parse_options(int argc, const char **argv, const struct option *options,
 					ambiguous ? "ambiguous" : "unknown", (int)len, name);
 				goto bad;
 			}
+			if (check_exclusive(opt, 1, eq != NULL, &mode, usage))
+				return -1;
 			if (apply(opt, 1, eq ? eq + 1 : NULL, unset, &i, argc, argv))
 				goto bad;
 			continue;
@@ -284,6 +351,8 @@ int parse_options(int argc, const char **argv, const struct option *options,
 				fprintf(stderr, "  Error: unknown switch `%c'\n", *p);
 				goto bad;
 			}
+			if (check_exclusive(opt, 0, p[1] != '\0', &mode, usage))
+				return -1;
 			if (takes_value(opt) || opt->type == OPTION_OPTARG) {
 				const char *value = p[1] ? p + 1 : NULL;
 

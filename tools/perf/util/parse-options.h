@@ -24,6 +24,7 @@ enum parse_opt_type {
 /* Flags of one option. */
 #define PARSE_OPT_SPLIT_COMMA 1 /* OPTION_STRING_LIST: "a,b" is two values */
 #define PARSE_OPT_OPTARG_NEXT 2 /* OPTION_OPTARG: a next word not starting with '-' is the value */
+#define PARSE_OPT_EXCLUSIVE 4	/* a mode: another such option after it is refused, as perf */
 
 /* Flags of parse_options(). */
 #define PARSE_OPT_STOP_AT_NON_OPTION 1 /* the first non-option ends the options */
@@ -93,16 +94,18 @@ struct option {
 		.type = OPTION_OPTARG, .short_name = (s), .long_name = (l), .value = (v), \
 		.argh = (a), .help = (h), .defval = (d)                                   \
 	}
-#define OPT_OPTARG_CALLBACK(s, l, v, a, h, cb)                                             \
-	{                                                                                  \
-		.type = OPTION_OPTARG, .short_name = (s), .long_name = (l), .value = (v),  \
-		.argh = (a), .help = (h), .callback = (cb), .flags = PARSE_OPT_OPTARG_NEXT \
+#define OPT_OPTARG_CALLBACK_F(s, l, v, a, h, cb, f)                                              \
+	{                                                                                        \
+		.type = OPTION_OPTARG, .short_name = (s), .long_name = (l), .value = (v),        \
+		.argh = (a), .help = (h), .callback = (cb), .flags = PARSE_OPT_OPTARG_NEXT | (f) \
 	}
-#define OPT_CALLBACK(s, l, v, a, h, cb)                                                     \
+#define OPT_OPTARG_CALLBACK(s, l, v, a, h, cb) OPT_OPTARG_CALLBACK_F(s, l, v, a, h, cb, 0)
+#define OPT_CALLBACK_F(s, l, v, a, h, cb, f)                                                \
 	{                                                                                   \
 		.type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
-		.argh = (a), .help = (h), .callback = (cb)                                  \
+		.argh = (a), .help = (h), .callback = (cb), .flags = (f)                    \
 	}
+#define OPT_CALLBACK(s, l, v, a, h, cb) OPT_CALLBACK_F(s, l, v, a, h, cb, 0)
 
 /*
  * Parse argv[1..argc-1] against @options.  Non-option arguments are kept, in
@@ -122,7 +125,7 @@ extern void (*parse_options_manual)(const char *cmd);
 int parse_options(int argc, const char **argv, const struct option *options,
 		  const char *const usage[], int flags);
 
-/* Print the usage lines and the option table to stderr. */
+/* Print the usage lines and the option table (sorted as perf sorts it) to stderr. */
 void usage_with_options(const char *const usage[], const struct option *options);
 
 #endif

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include "util/probe-target.h"
 #include "util/probe-verify.h"
 #include "util/strbuf.h"
+#include "util/strfilter.h"
 #include "util/util.h"
 
 /* Report a probe cache that failed as "Error: ..." (probe_cache__strerror()). */
@@ -35,9 +35,29 @@ static void cache_error(enum probe_cache_doing doing, int err, const char *where
 	strbuf_release(&msg);
 }
 
+/*
+ * Does the entry of @spec pass @sf (NULL: all)?  As in perf, the filter
+ * (globs, '|', '&', '!') is matched against the entry's event name: the
+ * "[GROUP:]EVENT" before '=' of a named spec, else its probe point.
+ */
+static bool cached_spec_passes(const struct strfilter *sf, const char *spec)
+{
+	size_t head = strcspn(spec, " \t");
+	const char *eq = memchr(spec, '=', head);
+	char *name;
+	bool ok;
+
+	if (!sf)
+		return true;
+	name = xstrndup(spec, eq ? (size_t)(eq - spec) : head);
+	ok = strfilter__compare(sf, name);
+	free(name);
+	return ok;
+}
+
 /* --cache --list: one cache; a failure is reported, remembered, and the walk goes on. */
 struct show_ctx {
-	const char *filter;
+	const struct strfilter *filter;
 	int ret;
 	bool one; /* the cache of -x: a refusal is an error, not skipped */
 };
@@ -61,7 +81,7 @@ static int show_one_cache(const struct build_id_cache_entry *ent, const char *di
 	} else if (pc->nr) { /* an empty cache is not listed, as perf */
 		printf("%s (%s):\n", ent->name, sbid);
 		for (int j = 0; j < pc->nr; j++)
-			if (!show->filter || !fnmatch(show->filter, pc->entries[j].spec, 0))
+			if (cached_spec_passes(show->filter, pc->entries[j].spec))
 				printf("%s\n", pc->entries[j].spec);
 	}
 	if (!r)
@@ -81,7 +101,7 @@ static void show_listed(const char *name, const char *sbid, char *const *specs, 
 	fputs(sbid, stdout);
 	fputs("):\n", stdout);
 	for (int j = 0; j < nr; j++)
-		if (!show->filter || !fnmatch(show->filter, specs[j], 0))
+		if (cached_spec_passes(show->filter, specs[j]))
 			puts(specs[j]);
 }
 
@@ -100,7 +120,11 @@ static void show_error(int err, const char *dir, const struct strbuf *detail, vo
 
 int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 {
-	struct show_ctx show = { filter, 0, target->target != NULL };
+	struct strfilter *sf = filter ? strfilter__new(filter, NULL) : NULL;
+	struct show_ctx show = { sf, 0, target->target != NULL };
+
+	if (filter && !sf)
+		return -EINVAL;
 
 	if (target->target) {
 		struct build_id_cache_entry ent;
@@ -108,8 +132,10 @@ int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 		char *dir;
 		int ret = probe_target__init(&t, target);
 
-		if (ret)
+		if (ret) {
+			strfilter__delete(sf);
 			return ret;
+		}
 		dir = probe_target__cache_entry(&t, "probes");
 		if (dir && !probe_target__cache_id(&t, &ent.name, &ent.bid)) {
 			show_one_cache(&ent, dir, &show);
@@ -117,9 +143,10 @@ int show_probe_cache(const struct perf_probe_event *target, const char *filter)
 		}
 		free(dir);
 		probe_target__clear(&t);
-		return show.ret;
+	} else {
+		probe_caches__listing(show_listed, show_error, &show);
 	}
-	probe_caches__listing(show_listed, show_error, &show);
+	strfilter__delete(sf);
 	return show.ret;
 }
 
@@ -127,7 +154,8 @@ int show_probe_cache(const struct perf_probe_event *target, const char *filter)
  * Remove the entries of the cache in @dir whose spec matches @filter.  In
  * a @walk over every cache, one nobody vouches for is skipped with a warning.
  */
-static int del_cache_entries(const char *dir, const char *filter, int *removed, bool walk)
+static int del_cache_entries(const char *dir, const struct strfilter *filter, int *removed,
+			     bool walk)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct probe_cache *pc;
@@ -145,7 +173,7 @@ static int del_cache_entries(const char *dir, const char *filter, int *removed, 
 		return ret;
 	}
 	for (int i = 0; i < pc->nr;) {
-		if (fnmatch(filter, pc->entries[i].spec, 0)) {
+		if (!cached_spec_passes(filter, pc->entries[i].spec)) {
 			i++;
 			continue;
 		}
@@ -172,7 +200,7 @@ static int del_cache_entries(const char *dir, const char *filter, int *removed, 
 }
 
 struct del_ctx {
-	const char *filter;
+	const struct strfilter *filter;
 	int removed;
 };
 
@@ -186,22 +214,25 @@ static int del_one_cache(const struct build_id_cache_entry *ent, const char *dir
 
 int del_probe_cache(const struct perf_probe_event *target, const char *filter)
 {
+	struct strfilter *sf = strfilter__new(filter, NULL);
 	int ret = 0, removed = 0;
 
+	if (!sf)
+		return -EINVAL;
 	if (target->target) {
 		struct probe_target t;
 		char *dir;
 
 		ret = probe_target__init(&t, target);
-		if (ret)
-			return ret;
-		dir = probe_target__cache_entry(&t, "probes");
-		if (dir)
-			ret = del_cache_entries(dir, filter, &removed, false);
-		free(dir);
-		probe_target__clear(&t);
+		if (!ret) {
+			dir = probe_target__cache_entry(&t, "probes");
+			if (dir)
+				ret = del_cache_entries(dir, sf, &removed, false);
+			free(dir);
+			probe_target__clear(&t);
+		}
 	} else {
-		struct del_ctx d = { filter, 0 };
+		struct del_ctx d = { sf, 0 };
 
 		ret = probe_caches__for_each(del_one_cache, &d);
 		removed = d.removed;
@@ -210,6 +241,7 @@ int del_probe_cache(const struct perf_probe_event *target, const char *filter)
 		pr_err("Error: \"%s\" does not hit any cached event.\n", filter);
 		ret = -ENOENT;
 	}
+	strfilter__delete(sf);
 	return ret;
 }
 

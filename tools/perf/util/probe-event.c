@@ -91,6 +91,22 @@ static char *probe_event_name(const struct perf_probe_event *pev, const char *ba
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The base of an event's name from a DWARF place: the function asked for;
+ * for a glob perf takes (no '::') or a source line, the function's own name
+ * as perf has it ("depth" of *deep*), else (a closure) its qualified one.
+ */
+static const char *dwarf_event_base(const struct perf_probe_event *pev,
+				    const struct probe_trace_event *tev)
+{
+	const char *fn = pev->point.function, *own;
+
+	if (fn && (!demangle_is_glob(fn) || strstr(fn, "::"))) /* perf takes no '::' */
+		return fn && !demangle_is_glob(fn) ? fn : tev->point.realname;
+	own = tev->point.realname ? demangle_own_name(tev->point.realname) : NULL;
+	return own ? own : tev->point.realname;
+}
+
 static void fill_trace_event(const struct perf_probe_event *pev, const struct probe_target *t,
 			     struct probe_trace_event *tev)
 {
@@ -181,10 +197,10 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 		nsyms = symbol_elf__find_name(t->syms, pp->function, &syms);
 	if (nsyms <= 0) {
 		free(syms);
-		pr_err("Error: Failed to find symbol %s in %s\n", pp->function,
-		       t->path	   ? t->path
-		       : t->module ? t->module
-				   : "the kernel");
+		char *point = synthesize_perf_probe_point(pp);
+
+		pr_err("Probe point '%s' not found.\n", point); /* perf's words */
+		free(point);
 		return -ENOENT;
 	}
 	if (!strpbrk(pp->function, "*?[")) {
@@ -635,7 +651,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 	bool need = perf_probe_event_need_dwarf(pev);
 	struct probe_finder_opts opts = { 0 };
 	struct debuginfo *dbg = NULL;
-	bool glob;
+	bool glob, plain;
 	int ret = 0, n;
 
 	if (!need && t->uprobes && pev->point.function && !strpbrk(pev->point.function, "*?[") &&
@@ -679,13 +695,15 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		ret = probe_target__symbols(t);
 	if (ret)
 		goto out;
-	/*
-	 * A glob over the limit fails whole, with one line (perf: "Too many
-	 * functions matched"): the symbol table must not add a part of it.
-	 */
+	/* A glob over the limit fails whole, in one line: no symbols add a part. */
 	glob = pev->point.function && strpbrk(pev->point.function, "*?[");
 	opts.max_probes = glob ? INT_MAX : probe_conf.max_probes;
 	opts.no_inlines = probe_conf.no_inlines;
+	plain = t->uprobes && pev->point.function && !glob && !pev->point.file;
+	if (need && plain && probe_target__lacks_dwarf(t, dbg, &pev->point)) {
+		ret = -ENOENT; /* said in perf's words */
+		goto out;
+	}
 	opts.quiet_missing = !need;
 	if (t->uprobes) {
 		opts.global_offset = probe_target__global_offset;
@@ -700,11 +718,8 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		ret = -E2BIG;
 		goto out;
 	}
+	/* Not in DWARF (asm, a PLT entry), or inlined too often (put_page): symbols. */
 	if ((n == -ENOENT || n == -E2BIG) && !need) {
-		/*
-		 * Not in DWARF (an assembler function, a PLT entry), or inlined
-		 * in too many places (put_page, after perf's message): symbols.
-		 */
 		ret = 0;
 		goto out;
 	}
@@ -718,11 +733,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		ret = dwarf_place_point(t, tev);
 		tev->uprobes = t->uprobes;
 		tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
-		/* DWARF names the function asked for, else the one holding the place. */
-		tev->event = probe_event_name(
-			pev, pev->point.function && !strpbrk(pev->point.function, "*?[")
-				     ? pev->point.function
-				     : tev->point.realname);
+		tev->event = probe_event_name(pev, dwarf_event_base(pev, tev));
 		if (!ret && !t->uprobes)
 			ret = check_kprobe_blacklist(tev);
 	}
@@ -853,7 +864,7 @@ static int convert_to_probe_trace_events(const struct perf_probe_event *pev, str
 	if (!ret && !(probe_conf.btf && !t->uprobes)) {
 		ret = find_probe_trace_events_from_dwarf(pev, t, tevs);
 		if (ret > 0)
-			pr_debug("%d places from DWARF\n", ret);
+			pr_debug("Found %d probe_trace_events.\n", ret); /* perf's words */
 	}
 	/* DWARF answers 0 for a kernel spec it has no debuginfo for. */
 	if (!ret && !t->uprobes && !pev->sdt && pev->point.function &&

@@ -556,9 +556,16 @@ static void warn_shared_line(Dwarf_Die *cu, const char *file, int lineno, struct
 		if (nseen)
 			strbuf_addf(&sb, " (0x%" PRIx64 ")", (uint64_t)pl->p[p].addr);
 	}
-	pr_warning(
-		"Warning: %s shares its address with line%s %s of %s: probed there, as gdb breaks.\n",
-		what, total > 1 ? "s" : "", sb.len ? sb.buf : "(none)", file ? file : "its file");
+	if (!total && from < pl->nr) /* no other line there: the function's entry (perf's FUNC:0) */
+		pr_warning(
+			"Warning: %s is the entry of its function (0x%" PRIx64
+			"), which perf takes as the function itself: probed there, as gdb breaks.\n",
+			what, (uint64_t)pl->p[from].addr);
+	else
+		pr_warning(
+			"Warning: %s shares its address with line%s %s of %s: probed there, as gdb "
+			"breaks.\n",
+			what, total > 1 ? "s" : "", sb.buf, file ? file : "its file");
 	strbuf_release(&sb);
 }
 
@@ -773,6 +780,8 @@ static void collect_vars(const struct fetcharg_ctx *c, Dwarf_Die *scope, bool pa
 
 		if (tag == DW_TAG_formal_parameter && die_is_go_result(&child)) {
 			/* Go's results are no arguments: not set at the entry. */
+		} else if (die_is_va_list(&child)) {
+			/* 8 bytes of a va_list tell nothing: perf leaves it out. */
 		} else if (tag == DW_TAG_formal_parameter ||
 			   (!params_only && tag == DW_TAG_variable)) {
 			if (fetcharg__plain_var(c, &child, &ta)) {
@@ -924,7 +933,8 @@ static int convert_args(struct debuginfo *dbg, const struct perf_probe_event *pe
 			ret = -ENODATA;
 			break;
 		} else if (!find_variable(dbg, place, pa->var, &var)) {
-			pr_err("Failed to find a variable '%s' in %s: no local, parameter or global of that name.\n",
+			/* perf's line first, for the scripts that look for it */
+			pr_err("Failed to find the location of the '%s' variable at this address: %s has no local, parameter or global of that name.\n",
 			       pa->var, die_func_name(&place->func));
 			ret = -ENOENT;
 			break;
@@ -1054,6 +1064,35 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 	return ret;
 }
 
+/* die_for_each_cu_with_file(): the first line after @line with code of its own. */
+struct next_line {
+	const char *file; /* as the user wrote it */
+	int line, next;
+};
+
+static int next_line_cu(Dwarf_Die *cu, const char *path, void *arg)
+{
+	struct next_line *nl = arg;
+	Dwarf_Lines *lines;
+	size_t nlines;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines))
+		return 0;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		bool stmt = false, end = false;
+		int ln;
+
+		if (dwarf_lineno(l, &ln) || ln <= nl->line || (nl->next && ln >= nl->next))
+			continue;
+		dwarf_linebeginstatement(l, &stmt);
+		dwarf_lineendsequence(l, &end);
+		if (stmt && !end && source_file_matches(dwarf_linesrc(l, NULL, NULL), nl->file))
+			nl->next = ln;
+	}
+	return 0;
+}
+
 int probe_finder__places(struct debuginfo *dbg, const struct perf_probe_event *pev,
 			 const struct probe_finder_opts *opts, struct place_list *pl)
 {
@@ -1076,7 +1115,16 @@ int probe_finder__places(struct debuginfo *dbg, const struct perf_probe_event *p
 	if (ret < 0)
 		return ret;
 	if (pl->nr == 0) {
-		if (!opts->quiet_missing) {
+		struct next_line nl = { pp->file, pp->line, 0 };
+
+		/* SRC:LINE of a line without code: where it is, as gdb moves there */
+		if (!pp->function && pp->file && pp->line && !pp->lazy_line)
+			die_for_each_cu_with_file(debuginfo__dwarf(dbg), pp->file, next_line_cu,
+						  &nl);
+		if (!opts->quiet_missing && nl.next) {
+			pr_err("Probe point '%s:%d' not found: line %d has no code of its own, the next line with code is %d (%s:%d).\n",
+			       pp->file, pp->line, pp->line, nl.next, pp->file, nl.next);
+		} else if (!opts->quiet_missing) {
 			char *point = synthesize_perf_probe_point(pp);
 
 			pr_err("Probe point '%s' not found.\n", point);
@@ -1092,7 +1140,12 @@ static int place_trace_event(struct debuginfo *dbg, const struct perf_probe_even
 			     struct probe_place *place, const struct probe_finder_opts *opts,
 			     struct probe_trace_event *tev, const char **missing, int *why)
 {
+	Dwarf_Addr entry = 0;
+
 	tev->point.address = place->addr;
+	if (verbose > 0 && !dwarf_entrypc(&place->func, &entry)) /* perf's -v line */
+		pr_debug("Probe point found: %s+%" PRIu64 "\n", die_func_name(&place->func),
+			 (uint64_t)(place->addr - entry));
 	/* C++ and Rust functions by their qualified names. */
 	tev->point.realname = die_func_qualname(&place->func);
 	if (!strcmp(tev->point.realname, die_func_name(&place->func))) {
@@ -1112,6 +1165,7 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 	const char **skip;
 	int ret = 0, n = 0, *why;
 
+	pr_debug("Try to find probe point from debuginfo.\n");
 	ret = probe_finder__places(dbg, pev, opts, &pl);
 	if (ret)
 		goto out;

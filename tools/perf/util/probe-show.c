@@ -369,7 +369,7 @@ int del_perf_probe_events(const char *const *filters, int nr)
 				probe_file__free_lines(hits, n > 0 ? n : 0);
 		}
 		if (!ret && total == 0) {
-			pr_err("Error: \"%s\" does not hit any event.\n", filters[i]);
+			pr_err("\"%s\" does not hit any event.\n", filters[i]); /* perf's words */
 			ret = -ENOENT;
 		}
 	}
@@ -430,6 +430,11 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 		ret = btf_func_names(&t, sf);
 		goto out;
 	}
+	if (!ret && user && probe_target__try_symbols(&t) == -ENODATA) {
+		/* a stripped file: perf's words and status (255) */
+		pr_err("Failed to load symbols in %s\n", t.path);
+		ret = -1;
+	}
 	if (!ret)
 		ret = probe_target__symbols(&t);
 	if (!ret) {
@@ -461,7 +466,13 @@ static int open_target_debuginfo(const struct perf_probe_event *pev, struct prob
 	if (ret == -EBADMSG)
 		pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n",
 		       t->path ? t->path : probe_conf.vmlinux);
-	else if (ret && ret != -ESTALE) /* -ESTALE: said already */
+	else if (ret && ret != -ESTALE && t->uprobes) { /* -ESTALE: said already */
+		/* perf's words, and its status (254) */
+		pr_err("The %s file has no debug information.\n"
+		       "Rebuild with -g, or install an appropriate debuginfo package.\n",
+		       t->path);
+		ret = -ENOENT;
+	} else if (ret && ret != -ESTALE)
 		pr_err("Error: Failed to find the debuginfo of %s\n", probe_target__name(t));
 	if (ret)
 		probe_target__clear(t);
@@ -495,6 +506,38 @@ static int show_btf_vars(const struct perf_probe_event *pev, const struct strfil
 		ret = probe_btf__show_vars(b, probe_target__name(&t), pev, sf);
 	probe_target__clear(&t);
 	return ret;
+}
+
+/* FUNC alone: no glob, source file, line, offset or pattern. */
+static bool plain_function(const struct perf_probe_point *pp)
+{
+	return pp->function && !demangle_is_glob(pp->function) && !pp->file && !pp->line &&
+	       !pp->offset && !pp->lazy_line && !pp->retprobe;
+}
+
+/*
+ * -V FUNC that DWARF does not have, as perf says it: a name the symbol
+ * table lacks too (254), or a function without debuginfo, such as the
+ * C runtime's (234).
+ */
+static int vars_not_found(struct probe_target *t, const char *name)
+{
+	const struct elf_symbol **syms = NULL;
+	int n = probe_target__try_symbols(t) ? 0 : symbol_elf__find_name(t->syms, name, &syms);
+	uint64_t off;
+
+	/* its file offset, as perf 6.1 prints it (6.12 with "0x") */
+	if (n > 0 &&
+	    probe_target__global_offset((void *)probe_target__layout(t), syms[0]->addr, &off))
+		off = syms[0]->addr;
+	if (n > 0)
+		pr_err("Failed to find debug information for address %" PRIx64
+		       "\nDebuginfo analysis failed.\n",
+		       off);
+	else
+		pr_err("Failed to find the address of %s\n", name);
+	free(syms);
+	return n > 0 ? -EINVAL : -ENOENT;
 }
 
 int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, bool range,
@@ -534,8 +577,12 @@ int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, 
 		} else {
 			ret = probe_target__symbols(&t);
 		}
+		/* A plain FUNC not found is told in perf's words below. */
+		opts.quiet_missing = t.uprobes && plain_function(&pevs[i].point);
 		if (!ret)
 			ret = debuginfo__show_vars(dbg, &pevs[i], &opts, externs, range, sf);
+		if (ret == -ENOENT && opts.quiet_missing)
+			ret = vars_not_found(&t, pevs[i].point.function);
 		debuginfo__delete(dbg);
 		probe_target__clear(&t);
 	}
@@ -581,7 +628,7 @@ int show_line_range(const char *spec, const char *target, bool user)
 		semantic_error("'%s' is not a valid line range.", spec);
 		free(head);
 		free(file);
-		return -EINVAL;
+		return 1;
 	}
 	if (!file && !source && strpbrk(head, "./"))
 		file = head, head = NULL;

@@ -40,7 +40,8 @@ int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, 
 /*
  * -L: print the source lines of @spec ("FUNC[@SRC][:START[-END|+N]]" or
  * "SRC[:START[-END|+N]]") of @target (@user: an executable), numbering the
- * lines a probe can be put on, as perf does.
+ * lines a probe can be put on, as perf does.  1 when @spec does not parse
+ * (told on stderr): perf's usage error.
  */
 int show_line_range(const char *spec, const char *target, bool user);
 

@@ -548,7 +548,8 @@ static int parse_abs_address(const char *p, const char *tok, struct perf_probe_p
 
 static int parse_point_suffixes(const char *p, const char *q, const char *end, const char *lazy,
 				const char *tok, struct perf_probe_point *pp, bool func,
-				size_t headlen, bool *has_line_out, bool *has_offset_out);
+				size_t headlen, bool *has_line_out, bool *has_offset_out,
+				bool *empty_line_out);
 
 /*
  * FUNC[@SRC][:RLN|+OFFS|%return|;PTN] or SRC:ALN or SRC;PTN at @p.  FUNC
@@ -564,7 +565,7 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 	size_t headlen = scanned > 0 ? (size_t)scanned : 0;
 	const char *lazy = strchr(p + headlen, ';');
 	const char *end = lazy ? lazy : p + strlen(p);
-	bool has_line = false, has_offset = false;
+	bool has_line = false, has_offset = false, empty_line = false;
 	/* perf refuses a bad SRC:LINE at once, a bad FUNC... only later. */
 	bool func = headlen && (source || (!memchr(p, '.', headlen) && !memchr(p, '/', headlen)));
 	const char *q = p + headlen;
@@ -578,7 +579,8 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 		free(head);
 		return scanned;
 	}
-	ret = parse_point_suffixes(p, q, end, lazy, tok, pp, func, headlen, &has_line, &has_offset);
+	ret = parse_point_suffixes(p, q, end, lazy, tok, pp, func, headlen, &has_line, &has_offset,
+				   &empty_line);
 	if (ret) {
 		free(head);
 		return ret;
@@ -586,7 +588,8 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 	ret = 0;
 	if (!*head) {
 		ret = semantic_error("No function or source file name in '%s'.", tok);
-	} else if (!source && !pp->file && strpbrk(head, "./") && (has_line || pp->lazy_line)) {
+	} else if (!source && !pp->file && strpbrk(head, "./") &&
+		   (has_line || empty_line || pp->lazy_line)) {
 		/* SRC:ALN or SRC;PTN */
 		if (!pp->line && !pp->lazy_line)
 			ret = semantic_error("File always requires line number or lazy pattern: "
@@ -606,7 +609,8 @@ static int parse_probe_location(const char *p, const char *tok, struct perf_prob
 /* The @, :, +, % and ; parts of a point after its head, from @q to @end. */
 static int parse_point_suffixes(const char *p, const char *q, const char *end, const char *lazy,
 				const char *tok, struct perf_probe_point *pp, bool func,
-				size_t headlen, bool *has_line_out, bool *has_offset_out)
+				size_t headlen, bool *has_line_out, bool *has_offset_out,
+				bool *empty_line_out)
 {
 	bool has_line = false, has_offset = false;
 
@@ -631,8 +635,14 @@ static int parse_point_suffixes(const char *p, const char *q, const char *end, c
 			if (has_line)
 				return late_error("Line number given twice: ':%.*s' in '%s'.",
 						  (int)n, q, tok);
-			if (!n && (func || pp->file))
-				return late_error("':' needs a line number in '%s'.", tok);
+			/*
+			 * An empty line number is no line, as in perf: scripts
+			 * build FUNC:$line and rely on FUNC: being FUNC.
+			 */
+			if (!n && headlen) {
+				*empty_line_out = true;
+				break;
+			}
 			if (!n)
 				return semantic_error("':' needs a line number in '%s'.", tok);
 			if (q[0] == '-' && parse_dec_n(q + 1, n - 1, &val))
@@ -818,7 +828,6 @@ static int parse_command(const char *cmd, struct perf_probe_event *pev, bool lat
 		ret = semantic_error("Empty probe definition.");
 		goto out;
 	}
-	pr_debug("probe-definition: %s\n", cmd);
 	if (argc - 1 > MAX_PROBE_ARGS) {
 		ret = semantic_error("Too many probe arguments (%d > %d).", argc - 1,
 				     MAX_PROBE_ARGS);

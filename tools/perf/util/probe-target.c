@@ -18,6 +18,7 @@
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/debuginfo.h"
+#include "util/dwarf-aux.h"
 #include "util/elf-util.h"
 #include "util/insn.h"
 #include "util/probe-cache.h"
@@ -26,6 +27,7 @@
 #include "util/probe-verify.h"
 #include "util/strbuf.h"
 #include "util/symbol-elf.h"
+#include "util/tracefs.h"
 #include "util/target-ns.h"
 #include "util/util.h"
 
@@ -300,7 +302,12 @@ int probe_target__symbols(struct probe_target *t)
 	if (!ret)
 		return 0;
 	what = t->path ? t->path : probe_conf.vmlinux ? probe_conf.vmlinux : "/proc/kallsyms";
-	pr_err("Error: Failed to load symbols from %s: %s\n", what, symbol_elf__strerror(ret));
+	if (ret == -ENODATA) /* perf's words */
+		pr_err("Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
+		       what);
+	else
+		pr_err("Error: Failed to load symbols from %s: %s\n", what,
+		       symbol_elf__strerror(ret));
 	/* A stripped file has no such symbol: perf's status, 254. */
 	return ret == -ENODATA ? -ENOENT : ret;
 }
@@ -345,6 +352,46 @@ const char *probe_target__name(const struct probe_target *t)
  * never gets another build's definitions; a copy of the same build at
  * another path finds them through the .build-id link.
  */
+bool probe_target__lacks_dwarf(struct probe_target *t, struct debuginfo *dbg,
+			       const struct perf_probe_point *pp)
+{
+	const struct elf_symbol **syms = NULL;
+	Dwarf_Die cu;
+	uint64_t off;
+	char *point;
+	int n = probe_target__try_symbols(t) ? 0
+					     : symbol_elf__find_name(t->syms, pp->function, &syms);
+	bool lacks = n > 0 && !die_cu_of_addr(debuginfo__dwarf(dbg), syms[0]->addr, &cu);
+
+	if (lacks) {
+		if (probe_target__global_offset((void *)t->syms, syms[0]->addr, &off))
+			off = syms[0]->addr;
+		point = synthesize_perf_probe_point(pp);
+		pr_err("Failed to find debug information for address %" PRIx64
+		       "\nProbe point '%s' not found.\n",
+		       off, point);
+		free(point);
+	}
+	free(syms);
+	return lacks;
+}
+
+int probe_target__check_vmlinux(void)
+{
+	struct build_id file, running;
+	char hf[SBUILD_ID_SIZE], hr[SBUILD_ID_SIZE];
+
+	if (!probe_conf.vmlinux || tracefs__is_standin() ||
+	    filename__read_build_id(probe_conf.vmlinux, &file) || kernel__read_build_id(&running) ||
+	    build_id__equal(&file, &running))
+		return 0;
+	build_id__sprintf(&file, hf);
+	build_id__sprintf(&running, hr);
+	pr_err("Error: %s is not the running kernel's vmlinux: its build-id is %s, the kernel's %s\n",
+	       probe_conf.vmlinux, hf, hr);
+	return -ENOENT;
+}
+
 int probe_target__cache_id(const struct probe_target *t, char **name, struct build_id *bid)
 {
 	int ret;
@@ -582,8 +629,10 @@ int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg)
 	if (ret == -ESTALE)
 		pr_err("Error: not using the debuginfo of %s: %s\n", path, why.buf);
 	strbuf_release(&why);
-	if (!ret)
+	if (!ret) {
+		pr_debug("Open Debuginfo file: %s\n", path);
 		debuginfo__set_source_dir(*dbg, probe_conf.source);
+	}
 	return ret;
 }
 

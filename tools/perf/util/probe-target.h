@@ -143,6 +143,23 @@ int probe_target__global_offset(void *ctx, uint64_t vaddr, uint64_t *offset);
 int probe_target__cache_id(const struct probe_target *t, char **name, struct build_id *bid);
 
 /*
+ * Kernel probes for the running kernel (not a stand-in tracefs) from the
+ * -k vmlinux: its build-id must be the running kernel's, else its DWARF
+ * places them on another kernel's code.  0 (also when either build-id
+ * cannot be read), or -ENOENT (perf's status) after one line.
+ */
+int probe_target__check_vmlinux(void);
+
+/*
+ * Is FUNC of @pp (a uprobe spec needing DWARF) in the symbol table where
+ * no unit of @dbg's DWARF is (the C runtime's frame_dummy)?  Then true,
+ * after perf's "Failed to find debug information for address OFF" and
+ * "Probe point 'SPEC' not found.".
+ */
+bool probe_target__lacks_dwarf(struct probe_target *t, struct debuginfo *dbg,
+			       const struct perf_probe_point *pp);
+
+/*
  * The directory of the build-id cache entry of the target's build-id that
  * holds @file ("probes", "debug"): the one of the target's own path, else
  * the one the .build-id link leads to (a copy of the same build

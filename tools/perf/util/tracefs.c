@@ -84,6 +84,13 @@ static char *tracefs__from_mounts(void)
 	return tracefs;
 }
 
+bool tracefs__is_standin(void)
+{
+	const char *env = getenv("PERF_TRACEFS_DIR");
+
+	return env && *env;
+}
+
 const char *tracefs__mountpoint(void)
 {
 	static char *mountpoint;

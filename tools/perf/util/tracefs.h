@@ -11,6 +11,7 @@
  * May call: util, strbuf, debug.  Nothing above.
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util/strbuf.h"
@@ -28,6 +29,9 @@
  * not a directory; EACCES: not mounted and not root).
  */
 const char *tracefs__mountpoint(void);
+
+/* Is tracefs a stand-in ($PERF_TRACEFS_DIR, for tests), not the kernel's? */
+bool tracefs__is_standin(void);
 
 /* tracefs__mountpoint()/@name in a new string, or NULL with errno set. */
 char *tracefs__path(const char *name);

@@ -29,7 +29,8 @@
 # exits.  test_probe_group GROUP claims a probe group: every uprobe/kprobe
 # event of it is removed now and at exit, through tracefs directly.
 #
-# Checks: test_must_fail CMD..., test_refuses [--cache DIR] [--tracefs]
+# Checks: test_must_fail CMD..., test_expect_code_is N CMD..., test_error_lines FILE,
+# test_refuses [--cache DIR] [--tracefs]
 # CMD..., test_same_as_system_perf [--stderr] [--status] ARGS...,
 # test_cmp_file EXPECTED ACTUAL, test_line_count OP N FILE.
 #
@@ -267,6 +268,17 @@ test_must_fail() {
 	return 0
 }
 
+# test_expect_code_is N CMD...: CMD exits with status N.
+test_expect_code_is() {
+	_want=$1
+	shift
+	"$@"
+	_rc=$?
+	[ "$_rc" = "$_want" ] && return 0
+	echo "test_expect_code_is: '$*' exited with $_rc, not $_want" >&2
+	return 1
+}
+
 # test_cmp_file EXPECTED ACTUAL: the same content, else show the diff.
 test_cmp_file() {
 	diff -u "$1" "$2"
@@ -321,8 +333,10 @@ _test_tracefs_snapshot() {
 
 # test_refuses [--cache DIR] [--tracefs] [--ignore ERE] CMD...: CMD is
 # refused with one line: it exits non-zero but not through a signal, prints
-# nothing on stdout and exactly one line on stderr (stderr is left in ./err,
-# without the lines matching ERE in ./err1, stdout in ./out), and the
+# nothing on stdout and exactly one line on stderr besides perf's trailer
+# ("  Error: Failed to add events.") and the usage after a parse error
+# (stderr is left in ./err, without those and the lines matching ERE in
+# ./err1, stdout in ./out), and the
 # build-id cache DIR (default $HOME/.debug) is unchanged, and with --tracefs
 # so are the uprobe/kprobe events of this script (see
 # _test_tracefs_snapshot).  --ignore: for notes perf prints before its
@@ -347,11 +361,7 @@ test_refuses() {
 		cat out >&2
 		return 1
 	fi
-	if [ -n "$_ignore" ]; then
-		grep -E -v "$_ignore" err >err1
-	else
-		cp err err1
-	fi
+	test_error_lines err "$_ignore"
 	if [ "$(wc -l <err1)" -ne 1 ] || ! grep -q . err1; then
 		echo "test_refuses: '$*': expected one line on stderr, got:" >&2
 		cat err >&2
@@ -373,6 +383,26 @@ test_refuses() {
 		fi
 	fi
 	return 0
+}
+
+# test_error_lines FILE [ERE]: FILE's lines of what went wrong into FILE1
+# (err -> err1): without perf's last line of a failed mode ("  Error:
+# Failed to add events.") and its fixed hints, without the usage after a
+# parse error (from " Usage:" on), and without the lines matching ERE.
+test_error_lines() {
+	_trailer='^  Error: (Failed to (add|delete) events|Failed to show (vars|lines|functions)|Command Parse Error)\.( Reason: .*)?$'
+	_trailer="$_trailer|^Please ensure the file is not stripped\.$|^Rebuild with -g, or install an appropriate debuginfo package\.$"
+	awk '/^ Usage: / { exit } { if (held) print prev; prev = $0; held = 1 }
+		END { if (held && prev != "") print prev }' "$1" |
+		grep -E -v "$_trailer${2:+|$2}" >"${1}1"
+	return 0
+}
+
+# vars_as_perf61: -V output (stdin) with perf 6.12's type names, which
+# ours are, spelled as perf 6.1 spells them: "void*" as "(unknown_type)",
+# "char[]" as "char*".
+vars_as_perf61() {
+	sed -E 's/(^|\t)void\*+\t/\1(unknown_type)\t/; s/\[\]/*/g'
 }
 
 # test_same_as_system_perf [--stderr] [--status] ARGS...: $PERF ARGS and

@@ -15,7 +15,8 @@ check_bad() {
 }
 
 test_expect_success 'a variable that does not exist' '
-	check_bad "f nosuch" && grep -q "variable .nosuch. in f: no local, parameter or global" err1
+	check_bad "f nosuch" &&
+	grep -q "the .nosuch. variable at this address: f has no local, parameter or global" err1
 '
 test_expect_success 'a member of a non-struct' '
 	check_bad "f n->x" && grep -q "n is not a data structure nor a union" err1

@@ -52,7 +52,7 @@ test_expect_success 'a parameter no copy has is the error it was' '
 	build_workload inline-partial ip -g -O2 &&
 	test_must_fail "$PERF" probe -x ip -D "tally nosuch" >out 2>err &&
 	cat err && test_line_count = 0 out &&
-	grep -q "^Failed to find a variable .nosuch. in tally: no local, parameter or global of that name\.\$" err &&
+	grep -q "^Failed to find the location of the .nosuch. variable at this address: tally has no local, parameter or global of that name\.\$" err &&
 	! grep -q Warning err
 '
 

@@ -101,18 +101,18 @@ test_expect_success SHOP 'bad names: one line, perf status, nothing placed' '
 		"$PERF" probe -x shop_gxx_O0 -D "$s" >out 2>err
 		st=$?
 		cat err && test $st = 254 && test_line_count = 0 out &&
-		test_line_count = 1 err || exit 1
+		test_error_lines err && test_line_count = 1 err1 || exit 1
 	done &&
 	for s in "\"shop::Cart::add" "shop::Cart::add(int" "shop::Cart::add)"; do
 		test_must_fail "$PERF" probe -x shop_gxx_O0 -D "$s" >out 2>err &&
-		cat err && test_line_count = 0 out && test_line_count = 1 err &&
+		cat err && test_line_count = 0 out && test_error_lines err && test_line_count = 1 err1 &&
 		grep -q "^Semantic error :Unbalanced" err || exit 1
 	done
 '
 
 test_expect_success SHOP,ROOT,TRACEFS 'a bad overload adds nothing' '
 	test_must_fail "$PERF" probe -x shop_gxx_O0 -a "$G:bad=shop::Cart::add(char)" 2>err &&
-	test_line_count = 1 err && ! grep -q "$G/" "$TRACEFS/uprobe_events"
+	test_error_lines err && test_line_count = 1 err1 && ! grep -q "$G/" "$TRACEFS/uprobe_events"
 '
 
 test_expect_success SHOP,SYSTEM_PERF_PROBE '-F lists demangled names as perf does' '
@@ -206,7 +206,7 @@ for b in gsrv gsrv_N; do
 		test_cmp_file want names &&
 		defs $b 'main.(*Server).*' && test_line_count = 1 defs &&
 		test_must_fail \"\$PERF\" probe -x $b -D 'net/http.(*conn).serve' 2>err &&
-		test_line_count = 1 err
+		test_error_lines err && test_line_count = 1 err1
 	"
 	test_expect_success GO,ROOT,TRACEFS "$b: live, the method and the goroutines' calls fire" "
 		test_when_finished '\"\$PERF\" probe -q -d \"$G:*\" 2>/dev/null; true' &&

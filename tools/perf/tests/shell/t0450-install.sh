@@ -222,7 +222,7 @@ test_expect_success NO_VERSIONED_PERF 'without a system perf: version, help and 
 	echo "perf list: '"'"'hw'"'"' events are the system perf'"'"'s, and there is none" >expect &&
 	test_cmp_file expect err &&
 	PATH=$TEST_TMP/none "$PERF" --list-cmds >out &&
-	grep -q "^buildid-cache buildid-list help list probe trace version $" out
+	grep -q "^buildid-cache buildid-list check help list probe trace version $" out
 '
 
 # An absolute path: PATH is changed for the command these run.

@@ -20,7 +20,7 @@ refused_in_time() {
 		return 1
 		;;
 	esac
-	[ "$(wc -l <err)" -eq 1 ] && grep -q "$_pat" err
+	test_error_lines err && [ "$(wc -l <err1)" -eq 1 ] && grep -q "$_pat" err1
 }
 
 test_expect_success 'setup: a program and its cached spec' '

@@ -31,12 +31,12 @@ test_expect_success 'a cached debug of another build is refused by -a, -D, -V an
 	"$PERF" buildid-cache -a app &&
 	cp keep/other.debug "$(entry_of app)/debug" &&
 	refused_line "$(entry_of app)/debug" >expect &&
-	test_refuses "$PERF" probe -x "$TEST_TMP/app" -D handle && test_cmp_file expect err &&
-	test_refuses "$PERF" probe -x "$TEST_TMP/app" -D "$SPEC" && test_cmp_file expect err &&
-	test_refuses "$PERF" probe -x "$TEST_TMP/app" -V handle && test_cmp_file expect err &&
-	test_refuses "$PERF" probe -x "$TEST_TMP/app" -L handle && test_cmp_file expect err &&
+	test_refuses "$PERF" probe -x "$TEST_TMP/app" -D handle && test_cmp_file expect err1 &&
+	test_refuses "$PERF" probe -x "$TEST_TMP/app" -D "$SPEC" && test_cmp_file expect err1 &&
+	test_refuses "$PERF" probe -x "$TEST_TMP/app" -V handle && test_cmp_file expect err1 &&
+	test_refuses "$PERF" probe -x "$TEST_TMP/app" -L handle && test_cmp_file expect err1 &&
 	test_refuses "$PERF" probe --cache -n -x "$TEST_TMP/app" -a handle &&
-	test_cmp_file expect err
+	test_cmp_file expect err1
 '
 
 test_expect_success 'the debug of its own build serves them again' '
@@ -57,11 +57,11 @@ test_expect_success DEBUGINFOD 'debuginfo of another build given for the id by d
 	cp keep/other.debug "$DEBUGINFOD_CACHE_PATH/$(cat app.bid)/debuginfo" &&
 	refused_line "$DEBUGINFOD_CACHE_PATH/$(cat app.bid)/debuginfo" >expect &&
 	DEBUGINFOD_URLS=$URL test_refuses "$PERF" probe -x "$TEST_TMP/app" -D "$SPEC" &&
-	test_cmp_file expect err &&
+	test_cmp_file expect err1 &&
 	DEBUGINFOD_URLS=$URL test_refuses "$PERF" probe -x "$TEST_TMP/app" -V handle &&
-	test_cmp_file expect err &&
+	test_cmp_file expect err1 &&
 	DEBUGINFOD_URLS=$URL test_refuses "$PERF" probe -x "$TEST_TMP/app" -L handle &&
-	test_cmp_file expect err
+	test_cmp_file expect err1
 '
 
 test_expect_success DEBUGINFOD 'buildid-cache --debuginfod keeps no debug of another build' '

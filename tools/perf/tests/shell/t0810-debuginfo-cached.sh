@@ -39,7 +39,7 @@ test_expect_success 'setup: a -g build, its separate debuginfo and a stripped co
 
 test_expect_success 'without the debuginfo anywhere -V and -L refuse in one line' '
 	test_refuses "$PERF" probe -x "$TEST_TMP/app" -V handle &&
-	grep -q "Failed to find the debuginfo" err &&
+	grep -q "^The $TEST_TMP/app file has no debug information\.$" err &&
 	test_refuses "$PERF" probe -x "$TEST_TMP/app" -L handle
 '
 

@@ -219,7 +219,7 @@ test_expect_success 'a section that names another build-id is refused in one lin
 test_expect_success 'a server that is down: one line, nothing kept' '
 	debuginfod_stop && host h7 &&
 	start=$(date +%s) &&
-	test_refuses env DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/app" -D "handle seq" &&
+	test_refuses --ignore "^Target program is compiled|^Probe on address|^$" env DEBUGINFOD_URLS="$URL" "$PERF" probe -x "$TEST_TMP/app" -D "handle seq" &&
 	test $(($(date +%s) - start)) -lt 10 && grep -q "debuginfod" err
 '
 
@@ -234,9 +234,9 @@ print(s.getsockname()[1], flush=True); time.sleep(60)" >port &
 	i=0 && until test -s port; do i=$((i + 1)); [ $i -lt 50 ] || exit 1; sleep 0.1; done &&
 	start=$(date +%s) &&
 	# one try of each query libdebuginfod makes (the section, its own fallback to the debuginfo)
-	test_refuses env DEBUGINFOD_TIMEOUT=1 DEBUGINFOD_RETRY_LIMIT=0 \
+	test_refuses --ignore "^Target program is compiled|^Probe on address|^$" env DEBUGINFOD_TIMEOUT=1 DEBUGINFOD_RETRY_LIMIT=0 \
 		DEBUGINFOD_URLS="http://127.0.0.1:$(cat port)" \
-		"$PERF" probe -q -x "$TEST_TMP/app" -D "handle seq" &&
+		"$PERF" probe -x "$TEST_TMP/app" -D "handle seq" &&
 	test $(($(date +%s) - start)) -lt 10 && grep -q "debuginfod" err
 '
 
