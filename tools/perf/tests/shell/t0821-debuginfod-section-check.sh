@@ -30,6 +30,18 @@ as_nobody() {
 	fi
 }
 
+# as_nobody_exec CMD...: as_nobody in place of the shell that runs it, so
+# that $! of "as_nobody_exec ... &" is the server's own pid (a function
+# run in the background is a subshell: killing it left the server
+# running, holding whatever descriptors the test run had).
+as_nobody_exec() {
+	if [ "$(id -u)" = 0 ] && test_have_prereq SETPRIV; then
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		exec "$@"
+	fi
+}
+
 # host NAME: a host of its own with an empty build-id cache and client cache.
 host() {
 	export HOME="$TEST_TMP/$1" DEBUGINFOD_CACHE_PATH="$TEST_TMP/$1-client"
@@ -62,8 +74,9 @@ test_expect_success 'setup: a build with debuginfo, its stripped copy, the build
 	HOME=$BUILD "$PERF" probe -q -x "$TEST_TMP/app.g" -D "$SPEC" | sed "s|/app.g:|/app:|" >expect &&
 	test -s expect &&
 	mkdir -m 755 log && { [ "$(id -u)" != 0 ] || chown 65534:65534 log; } &&
-	(as_nobody "$PY" "$TEST_ROOT/tools/perf/tests/shell/hostile-debuginfod.py" "$PORT" \
-		"$TEST_TMP/srv" "$TEST_TMP/log/requests" >server.log 2>&1 & echo $! >"$TEST_TMP/server.pid") &&
+	(as_nobody_exec "$PY" "$TEST_ROOT/tools/perf/tests/shell/hostile-debuginfod.py" "$PORT" \
+		"$TEST_TMP/srv" "$TEST_TMP/log/requests" >server.log 2>&1 &
+		echo $! >"$TEST_TMP/server.pid") &&
 	i=0 && until [ -e "$TEST_TMP/log/requests.ready" ]; do
 		i=$((i + 1)); [ $i -lt 100 ] || { cat server.log; exit 1; }; sleep 0.1
 	done
