@@ -863,14 +863,17 @@ static char *added_arg(const struct perf_probe_arg *pa)
 
 /*
  * A cached uprobe's place in the symbol table of its file: the function
- * holding it (*@func, new) and the offset there.  0 or -errno.
+ * holding it (*@func, new), the offset there, and whether the spec's
+ * @spec_func (a name or a glob) names that function (*@named).  0 or
+ * -errno.
  */
-static int placed_function(const struct probe_trace_event *tev, char **func, uint64_t *off)
+static int placed_function(const struct probe_trace_event *tev, const char *spec_func, char **func,
+			   uint64_t *off, bool *named)
 {
-	const struct elf_symbol *sym;
+	const struct elf_symbol *sym, **syms = NULL;
 	struct symbol_elf *se;
 	uint64_t vaddr;
-	int ret;
+	int ret, nr;
 
 	if (!tev->uprobes) {
 		/* _text+OFF (a -k vmlinux place) was checked to be in the spec's function. */
@@ -878,6 +881,7 @@ static int placed_function(const struct probe_trace_event *tev, char **func, uin
 			return -ENOENT;
 		*func = xstrdup(tev->point.symbol);
 		*off = tev->point.offset;
+		*named = !strcmp(spec_func, *func) || !fnmatch(spec_func, *func, 0);
 		return 0;
 	}
 	ret = symbol_elf__load(tev->point.module, &se);
@@ -888,6 +892,11 @@ static int placed_function(const struct probe_trace_event *tev, char **func, uin
 	if (sym) {
 		*func = xstrdup(sym->name);
 		*off = vaddr - sym->addr;
+		nr = named_functions(se, spec_func, &syms);
+		*named = false;
+		for (int i = 0; i < nr && !*named; i++)
+			*named = syms[i]->addr == sym->addr;
+		free(syms);
 	}
 	symbol_elf__delete(se);
 	return sym ? 0 : -ENOENT;
@@ -911,12 +920,22 @@ void probe_verify__describe(const struct probe_trace_event *tev, const struct pe
 	struct strbuf sb = STRBUF_INIT;
 	char *placed = NULL, *shown = NULL;
 	uint64_t off = 0;
+	bool named = true;
 
-	if (tev->cached && pp.function && !placed_function(tev, &placed, &off)) {
-		pp.function = placed;
-		/* +OFF as placed; FUNC alone (a prologue skip) and lines stay perf's. */
-		if (pp.offset && !pp.line && !pp.lazy_line && !pp.retprobe)
+	if (tev->cached && pp.function &&
+	    !placed_function(tev, pp.function, &placed, &off, &named)) {
+		if (!named) {
+			/*
+			 * In another function than the spec names (one it was
+			 * inlined in): where the line is, FUNC+OFF of that one.
+			 */
+			memset(&pp, 0, sizeof(pp));
 			pp.offset = off;
+		} else if (pp.offset && !pp.line && !pp.lazy_line && !pp.retprobe) {
+			/* +OFF as placed; FUNC alone (a prologue skip) and lines stay perf's. */
+			pp.offset = off;
+		}
+		pp.function = placed;
 	} else if (pp.function && tev->point.realname && demangle_is_glob(pp.function)) {
 		/* A glob or an alias shows the function actually probed. */
 		pp.function = tev->point.realname;

@@ -306,6 +306,22 @@ static void test_the_description_names_the_placed_function(void)
 	CHECK_STR(args, "pw=+0(%si):string");
 	free(point);
 	free(args);
+	/* FUNC alone, at FUNC+2: perf's text (a prologue skip) ... */
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse_perf_probe_command("verify_fixture", &pev), ==, 0);
+	probe_verify__describe(&tev, &pev, false, &point, &args);
+	CHECK_STR(point, "verify_fixture");
+	free(point);
+	free(args);
+	/* ... but in another function (one the spec's was inlined in): where. */
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse_perf_probe_command("verify_other:3", &pev), ==, 0);
+	probe_verify__describe(&tev, &pev, false, &point, &args);
+	CHECK_STR(point, "verify_fixture+2");
+	free(point);
+	free(args);
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse_perf_probe_command("verify_fixture+2 x=%di", &pev), ==, 0);
 	/* Not cached: the request, as perf shows it. */
 	tev.cached = false;
 	probe_verify__describe(&tev, &pev, false, &point, &args);
