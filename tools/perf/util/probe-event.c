@@ -573,6 +573,42 @@ static int dwarf_place_point(struct probe_target *t, struct probe_trace_event *t
 }
 
 /*
+ * A place DWARF gave on a file, checked against the file's own code
+ * before it is used: a debuginfo of another build whose build-id note
+ * was made the file's puts lines inside instructions.
+ */
+static int check_dwarf_place(struct probe_target *t, struct debuginfo *dbg,
+			     const struct perf_probe_event *pev,
+			     const struct probe_trace_event *tev)
+{
+	struct probe_verify_source src = {
+		.se = (struct symbol_elf *)probe_target__layout(t),
+		.layout_only = true,
+		.symbols = target_symbols,
+		.ctx = t,
+	};
+	const struct perf_probe_point *pp = &pev->point;
+	struct strbuf why = STRBUF_INIT;
+	uint64_t addr = tev->point.address;
+	int ret;
+
+	/* FUNC+OFF: DWARF gave FUNC, the offset is the user's own (perf's too). */
+	if (pp->function && pp->offset && !pp->line && !pp->lazy_line && addr >= pp->offset)
+		addr -= pp->offset;
+	ret = probe_verify__code_address(t->path, &src, addr, tev->point.realname, &why);
+
+	if (ret) {
+		char *point = synthesize_perf_probe_point(&pev->point);
+
+		pr_err("Error: not using the debuginfo %s for '%s': %s\n",
+		       debuginfo__dwarf_file(dbg), point, why.buf);
+		free(point);
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
  * Stage 3: DWARF.  Returns the count of *@tevs, 0 when the target has no
  * debuginfo and the symbol table may serve (a spec without lines or
  * variables), or -errno after one message.
@@ -666,6 +702,8 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		struct probe_trace_event *tev = &(*tevs)[i];
 
 		ret = dwarf_place_point(t, tev);
+		if (!ret && t->uprobes)
+			ret = check_dwarf_place(t, dbg, pev, tev);
 		tev->uprobes = t->uprobes;
 		tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
 		/* DWARF names the function asked for, else the one holding the place. */

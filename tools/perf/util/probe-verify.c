@@ -817,6 +817,49 @@ out:
 	return ret;
 }
 
+/* ---- places another stage made ---------------------------------------- */
+
+int probe_verify__code_address(const char *path, const struct probe_verify_source *src,
+			       uint64_t vaddr, const char *func, struct strbuf *why)
+{
+	const struct elf_load_segment *seg = src->se ? segment_of(src->se, vaddr) : NULL;
+	const struct elf_symbol *sym = NULL;
+	struct symbol_elf *se = NULL;
+	uint64_t start, end;
+	int ret;
+
+	if (!seg || !seg->exec) {
+		strbuf_addf(why, "0x%" PRIx64 " is not in an executable segment of %s", vaddr,
+			    path);
+		return -EBADMSG;
+	}
+	/* The function's extent from the file itself: its symbol, else its call frames. */
+	if (src->symbols && !src->symbols(src->ctx, &se))
+		sym = symbol_elf__find_addr(se, vaddr);
+	if (sym && elf_symbol__is_function(sym) && sym->size) {
+		start = sym->addr;
+		end = sym->addr + sym->size;
+		func = sym->name;
+	} else if (symbol_elf__cfi_range(path, vaddr, &start, &end)) {
+		strbuf_addf(why,
+			    "0x%" PRIx64 " is in no function of %s (its symbols and call frames)",
+			    vaddr, path);
+		return -EBADMSG;
+	}
+	ret = vaddr == start ? 1 : insn__starts_at(path, start, end - start, vaddr);
+	if (ret == 0) {
+		strbuf_addf(why, "0x%" PRIx64 " is not an instruction start in %s of %s", vaddr,
+			    func ? func : "the function", path);
+		return -EBADMSG;
+	}
+	if (ret < 0 && ret != -EOPNOTSUPP) { /* other machines: no decoder */
+		strbuf_addf(why, "the code at 0x%" PRIx64 " of %s can not be read: %s", vaddr, path,
+			    strerror(-ret));
+		return -EBADMSG;
+	}
+	return 0;
+}
+
 /* ---- what was placed -------------------------------------------------- */
 
 /*

@@ -255,6 +255,46 @@ static void test_the_line_defines_the_event_of_its_spec(void)
 	strbuf_release(&why);
 }
 
+/* The symbols of this program, for probe_verify__code_address(). */
+static int own_symbols(void *ctx, struct symbol_elf **se)
+{
+	*se = ctx;
+	return 0;
+}
+
+static void test_a_place_dwarf_gave_starts_an_instruction(void)
+{
+	struct probe_verify_source src = { .symbols = own_symbols };
+	const struct elf_symbol **syms = NULL;
+	struct strbuf why = STRBUF_INIT;
+	struct symbol_elf *se;
+	uint64_t fixture, data;
+
+	CHECK_INT(setup(), ==, 1);
+	CHECK_INT(symbol_elf__load(exe, &se), ==, 0);
+	src.se = se, src.ctx = se;
+	CHECK_INT(symbol_elf__find_name(se, "verify_fixture", &syms), ==, 1);
+	fixture = syms[0]->addr;
+	free(syms);
+	CHECK_INT(symbol_elf__find_name(se, "verify_data", &syms), ==, 1);
+	data = syms[0]->addr;
+	free(syms);
+	CHECK_INT(probe_verify__code_address(exe, &src, fixture, NULL, &why), ==, 0);
+	CHECK_INT(probe_verify__code_address(exe, &src, fixture + 2, NULL, &why), ==, 0);
+	CHECK_INT(probe_verify__code_address(exe, &src, fixture + 3, "f", &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "is not an instruction start in verify_fixture of "));
+	strbuf_reset(&why);
+	CHECK_INT(probe_verify__code_address(exe, &src, data, NULL, &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "is not in an executable segment of "));
+	/* No symbol and no call frames hold it (the fixture has no CFI). */
+	strbuf_reset(&why);
+	src.symbols = NULL;
+	CHECK_INT(probe_verify__code_address(exe, &src, fixture + 2, NULL, &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "(its symbols and call frames)"));
+	symbol_elf__delete(se);
+	strbuf_release(&why);
+}
+
 static void test_kernel_lines_name_the_function_of_the_spec(void)
 {
 	struct probe_verifier v = { .uprobes = false };
@@ -379,6 +419,7 @@ TESTS(
 #if defined(__x86_64__)
 	TEST(test_an_honest_line_checks_out), TEST(test_planted_lines_are_refused_with_a_reason),
 	TEST(test_the_line_defines_the_event_of_its_spec),
+	TEST(test_a_place_dwarf_gave_starts_an_instruction),
 	TEST(test_kernel_lines_name_the_function_of_the_spec),
 	TEST(test_the_description_names_the_placed_function),
 #endif
