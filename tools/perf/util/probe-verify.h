@@ -140,9 +140,9 @@ int probe_verify__probes_text(const char *name, const struct build_id *bid, cons
  * @src lends of it (its segments in src->se, its whole symbol table
  * through src->symbols): DWARF's, whose debuginfo may be of another build
  * whatever its build-id note says.  @vaddr must lie in an executable
- * segment, at an instruction start of the function holding it by @path's
- * own symbols, else by its call frame information (@func: the name to
- * say then, maybe NULL).  0, or -EBADMSG with the reason in @why, e.g.
+ * segment, at an instruction start of the code holding it by @path's own
+ * call frame information, else by its symbols (@func: the name to say
+ * when not by a symbol, maybe NULL).  0, or -EBADMSG with the reason in @why, e.g.
  * "0x1151 is not an instruction start in handle of /bin/app".
  */
 int probe_verify__code_address(const char *path, const struct probe_verify_source *src,

@@ -290,7 +290,7 @@ static void test_a_place_dwarf_gave_starts_an_instruction(void)
 	strbuf_reset(&why);
 	src.symbols = NULL;
 	CHECK_INT(probe_verify__code_address(exe, &src, fixture + 2, NULL, &why), ==, -EBADMSG);
-	CHECK(strstr(why.buf, "(its symbols and call frames)"));
+	CHECK(strstr(why.buf, "(its call frames and symbols)"));
 	symbol_elf__delete(se);
 	strbuf_release(&why);
 }
