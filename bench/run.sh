@@ -172,6 +172,8 @@ if [ -n "$PY" ] && [ -x "$PY" ]; then
 	bench_both "python3.11d: PyList_Append" probe -x "$PY" -D 'PyList_Append op newitem'
 	bench_both "python3.11d: member" probe -x "$PY" -D 'PyList_Append op->ob_refcnt'
 	bench_both "python3.11d: return" probe -x "$PY" -D "PyDict_GetItem%return \$retval"
+	# a line: its place checked to start an instruction (issue 27)
+	bench_both "python3.11d: line" probe -x "$PY" -D 'PyList_Append:3'
 else
 	skip "python3.11d DWARF" "no python3.11d (apt-get install python3.11-dbg)"
 fi

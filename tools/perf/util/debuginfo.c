@@ -286,6 +286,14 @@ Dwfl_Module *debuginfo__module(struct debuginfo *dbg)
 	return dbg->mod;
 }
 
+const char *debuginfo__dwarf_file(struct debuginfo *dbg)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+
+	dwfl_module_info(dbg->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+	return debugfile ? debugfile : mainfile ? mainfile : dbg->path;
+}
+
 char *debuginfo__source_path(struct debuginfo *dbg, Dwarf_Die *cu, const char *file)
 {
 	Dwarf_Attribute attr;

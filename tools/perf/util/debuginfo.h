@@ -63,6 +63,13 @@ Dwarf *debuginfo__dwarf(struct debuginfo *dbg);
 Dwfl_Module *debuginfo__module(struct debuginfo *dbg);
 
 /*
+ * The file the DWARF was read from: the separate debuginfo file libdwfl
+ * (or the preferred @debug_file) gave, else the ELF file itself.  Owned
+ * by @dbg.
+ */
+const char *debuginfo__dwarf_file(struct debuginfo *dbg);
+
+/*
  * The path to read the source file @file (as CU @cu names it) from: under
  * the CU's comp_dir when relative; with -s DIR the first of DIR/PATH and
  * DIR with leading components dropped that exists; when the file is not

@@ -38,57 +38,7 @@
 /* The default group: "probe_<basename up to the first non-identifier>". */
 static char *default_group(const struct probe_target *t)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *base;
-
-	if (!t->uprobes)
-		return xstrdup(PERFPROBE_GROUP);
-	base = strrchr(t->path, '/');
-	base = base ? base + 1 : t->path;
-	strbuf_addstr(&sb, PERFPROBE_GROUP "_");
-	while (*base && is_ident_char(*base))
-		strbuf_addch(&sb, *base++);
-	return strbuf_detach(&sb, NULL);
-}
-
-/*
- * The one naming rule of perf probe events: EVENT of "EVENT=" as given;
- * else "abs_<addr>" for 0xADDR; else @base (the name of the function the
- * stage placed the probe in; a C++ or Rust symbol demangled) up to a
- * symbol version '@', in identifier characters (demangle_to_ident():
- * "shop::Cart::add" -> "shop_Cart_add", at most 64 characters with the
- * suffixes, a longer one cut and hashed), and "_L<N>" for FUNC:N.  "__return"
- * follows for return probes, a given name included, as perf does.
- */
-static char *probe_event_name(const struct perf_probe_event *pev, const char *base)
-{
-	const struct perf_probe_point *pp = &pev->point;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (pev->event) {
-		strbuf_addstr(&sb, pev->event);
-	} else if (!pp->function && !pp->file) {
-		strbuf_addf(&sb, "abs_%" PRIx64, pp->abs_address);
-	} else {
-		char suffix[32] = "";
-		/* A mangled name as written keeps it (perf's name). */
-		bool as_written = base && pp->function && !strcmp(base, pp->function);
-		char *name = demangle_display(base ? base : "", !as_written);
-
-		if (pp->function && pp->line)
-			snprintf(suffix, sizeof(suffix), "_L%d", pp->line);
-		/* A C++ signature names the function, not its parameters. */
-		demangle_strip_params(name);
-		name[strcspn(name, "@")] = '\0';
-		demangle_to_ident(&sb, name,
-				  MAX_EVENT_NAME_LEN - strlen(suffix) -
-					  (pp->retprobe ? strlen("__return") : 0));
-		strbuf_addstr(&sb, suffix);
-		free(name);
-	}
-	if (pp->retprobe)
-		strbuf_addstr(&sb, "__return");
-	return strbuf_detach(&sb, NULL);
+	return probe_default_group(t->uprobes ? t->path : NULL);
 }
 
 /*
@@ -639,6 +589,42 @@ static int dwarf_place_point(struct probe_target *t, struct probe_trace_event *t
 }
 
 /*
+ * A place DWARF gave on a file, checked against the file's own code
+ * before it is used: a debuginfo of another build whose build-id note
+ * was made the file's puts lines inside instructions.
+ */
+static int check_dwarf_place(struct probe_target *t, struct debuginfo *dbg,
+			     const struct perf_probe_event *pev,
+			     const struct probe_trace_event *tev)
+{
+	struct probe_verify_source src = {
+		.se = (struct symbol_elf *)probe_target__layout(t),
+		.layout_only = true,
+		.symbols = target_symbols,
+		.ctx = t,
+	};
+	const struct perf_probe_point *pp = &pev->point;
+	struct strbuf why = STRBUF_INIT;
+	uint64_t addr = tev->point.address;
+	int ret;
+
+	/* FUNC+OFF: DWARF gave FUNC, the offset is the user's own (perf's too). */
+	if (pp->function && pp->offset && !pp->line && !pp->lazy_line && addr >= pp->offset)
+		addr -= pp->offset;
+	ret = probe_verify__code_address(t->path, &src, addr, tev->point.realname, &why);
+
+	if (ret) {
+		char *point = synthesize_perf_probe_point(&pev->point);
+
+		pr_err("Error: not using the debuginfo %s for '%s': %s\n",
+		       debuginfo__dwarf_file(dbg), point, why.buf);
+		free(point);
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
  * Stage 3: DWARF.  Returns the count of *@tevs, 0 when the target has no
  * debuginfo and the symbol table may serve (a spec without lines or
  * variables), or -errno after one message.
@@ -731,6 +717,8 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 		struct probe_trace_event *tev = &(*tevs)[i];
 
 		ret = dwarf_place_point(t, tev);
+		if (!ret && t->uprobes)
+			ret = check_dwarf_place(t, dbg, pev, tev);
 		tev->uprobes = t->uprobes;
 		tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
 		tev->event = probe_event_name(pev, dwarf_event_base(pev, tev));

@@ -1096,3 +1096,49 @@ char *perf_probe_arg_default_name(const struct perf_probe_arg *pa)
 			sb.buf[i] = '_';
 	return strbuf_detach(&sb, NULL);
 }
+
+char *probe_event_name(const struct perf_probe_event *pev, const char *base)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (pev->event) {
+		strbuf_addstr(&sb, pev->event);
+	} else if (!pp->function && !pp->file) {
+		strbuf_addf(&sb, "abs_%" PRIx64, pp->abs_address);
+	} else {
+		char suffix[32] = "";
+		/* A mangled name as written keeps it (perf's name). */
+		bool as_written = base && pp->function && !strcmp(base, pp->function);
+		char *name = demangle_display(base ? base : "", !as_written);
+
+		if (pp->function && pp->line)
+			snprintf(suffix, sizeof(suffix), "_L%d", pp->line);
+		/* A C++ signature names the function, not its parameters. */
+		demangle_strip_params(name);
+		name[strcspn(name, "@")] = '\0';
+		demangle_to_ident(&sb, name,
+				  MAX_EVENT_NAME_LEN - strlen(suffix) -
+					  (pp->retprobe ? strlen("__return") : 0));
+		strbuf_addstr(&sb, suffix);
+		free(name);
+	}
+	if (pp->retprobe)
+		strbuf_addstr(&sb, "__return");
+	return strbuf_detach(&sb, NULL);
+}
+
+char *probe_default_group(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *base;
+
+	if (!path)
+		return xstrdup(PERFPROBE_GROUP);
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	strbuf_addstr(&sb, PERFPROBE_GROUP "_");
+	while (*base && is_ident_char(*base))
+		strbuf_addch(&sb, *base++);
+	return strbuf_detach(&sb, NULL);
+}

@@ -192,6 +192,24 @@ char *perf_probe_arg_default_name(const struct perf_probe_arg *pa);
 bool perf_probe_arg_need_dwarf(const struct perf_probe_arg *pa);
 
 /*
+ * The one naming rule of perf probe events: EVENT of "EVENT=" as given;
+ * else "abs_<addr>" for 0xADDR; else @base (the name of the function the
+ * stage placed the probe in; a C++ or Rust symbol demangled) up to a
+ * symbol version '@', in identifier characters (demangle_to_ident():
+ * "shop::Cart::add" -> "shop_Cart_add", at most 64 characters with the
+ * suffixes, a longer one cut and hashed), and "_L<N>" for FUNC:N.  "__return"
+ * follows for return probes, a given name included, as perf does.  Used
+ * by resolve and by the check of cached lines.  A new string.
+ */
+char *probe_event_name(const struct perf_probe_event *pev, const char *base);
+/*
+ * The group of events whose spec names none: "probe_<NAME>" for the file
+ * @path, NAME its base name up to the first character that can not stand
+ * in an identifier; "probe" for the kernel (@path NULL).  A new string.
+ */
+char *probe_default_group(const char *path);
+
+/*
  * The words of a definition: @str split at blanks into a NULL-terminated
  * array of new strings, the count in *@argc; free it with free_words().
  * The first word may be a C++ source name with blanks in it

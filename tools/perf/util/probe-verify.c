@@ -3,6 +3,7 @@
  * Cached lines checked against their entries before they are placed, and
  * the "(on ...)" text of added events (see probe-verify.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -388,6 +389,139 @@ static int check_kprobe_place(struct probe_verifier *v, const struct perf_probe_
 	return nr < 0 ? nr : 0;
 }
 
+/* The length of @event without the "_N" perf adds to make a name unique (perf probe -f). */
+static size_t event_base_len(const char *event)
+{
+	size_t n = strlen(event), d = n;
+
+	while (d && isdigit((unsigned char)event[d - 1]))
+		d--;
+	return d > 1 && d < n && event[d - 1] == '_' ? d - 1 : n;
+}
+
+/* Is @have @name, or @name made unique? */
+static bool is_event_named(const char *have, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(have, name, n) && (!have[n] || event_base_len(have) == n);
+}
+
+/*
+ * Is @event named after a function the glob @glob matches: that name,
+ * maybe made unique, "__return" after it for a return probe?
+ */
+static bool event_of_glob(const char *glob, const char *event, bool retprobe)
+{
+	char *base = xstrdup(event);
+	size_t n = strlen(base);
+	bool ok = false;
+
+	for (int unique = 0; unique < 2 && !ok; unique++) {
+		char *end = base + (unique ? event_base_len(event) : n);
+
+		strcpy(base, event);
+		*end = '\0';
+		if (retprobe) {
+			if (end - base <= 8 || strcmp(end - 8, "__return"))
+				continue;
+			end[-8] = '\0';
+		}
+		ok = !fnmatch(glob, base, 0);
+	}
+	free(base);
+	return ok;
+}
+
+/*
+ * Is @event what resolving @pev (a glob) names an event at the function
+ * holding the line of @tev: that function's name, a C++ or Rust one by
+ * its source name, qualified ("shop_Cart_add") or not ("add", as DWARF
+ * names it)?
+ */
+static bool event_of_placed_function(struct probe_verifier *v, const struct perf_probe_event *pev,
+				     const struct probe_trace_event *tev, const char *event)
+{
+	const struct elf_symbol *sym = NULL;
+	struct strbuf why = STRBUF_INIT;
+	const char *name = tev->point.symbol;
+	char *shown, *last, *want;
+	uint64_t vaddr;
+	bool ok;
+
+	if (v->uprobes) {
+		if (!verifier_symbols(v, &why) &&
+		    !elf_loads__offset_to_vaddr(v->se->loads, v->se->nr_loads, tev->point.offset,
+						&vaddr))
+			sym = symbol_elf__find_addr(v->se, vaddr);
+		name = sym ? sym->name : NULL;
+	}
+	strbuf_release(&why);
+	if (!name)
+		return false;
+	want = probe_event_name(pev, name);
+	ok = is_event_named(event, want);
+	free(want);
+	shown = demangle_display(name, true);
+	demangle_strip_params(shown);
+	last = strstr(shown, "::");
+	for (char *p = last; p; p = strstr(p + 2, "::"))
+		last = p;
+	if (!ok && last) {
+		want = probe_event_name(pev, last + 2);
+		ok = is_event_named(event, want);
+		free(want);
+	}
+	free(shown);
+	return ok;
+}
+
+/*
+ * The group and event a line of a '#' entry defines are the ones
+ * resolving its spec gives: the spec's GROUP, else the default group of
+ * the file the entry was cached for or of the target ("probe" for the
+ * kernel); the spec's EVENT, else the name perf derives from FUNC or
+ * 0xADDR, or from the function a glob matched; for a source line or a
+ * lazy pattern of a file (named after a function only the debuginfo
+ * knows) any.  "__return" follows for a return probe, and a name may
+ * have been made unique ("_N").
+ */
+static int check_line_names(struct probe_verifier *v, const struct perf_probe_event *pev,
+			    const struct probe_trace_event *tev, struct strbuf *why)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	const char *group = tev->group ? tev->group : PERFPROBE_GROUP;
+	const char *event = tev->event ? tev->event : "";
+	char *groups[2] = { NULL, NULL }, *want = NULL;
+	bool group_ok, event_ok = true;
+
+	if (pev->group) {
+		group_ok = !strcmp(group, pev->group);
+	} else {
+		groups[0] = probe_default_group(v->uprobes ? v->path : NULL);
+		if (v->uprobes && v->owner)
+			groups[1] = probe_default_group(v->owner);
+		group_ok = !strcmp(group, groups[0]) || (groups[1] && !strcmp(group, groups[1]));
+	}
+	if (!pev->event && pp->function && demangle_is_glob(pp->function)) {
+		if (!event_of_glob(pp->function, event, pp->retprobe) &&
+		    !event_of_placed_function(v, pev, tev, event)) {
+			event_ok = false;
+			want = xstrdup(pp->function);
+		}
+	} else if (pev->event || pp->function || !pp->file) {
+		want = probe_event_name(pev, pp->function);
+		event_ok = is_event_named(event, want);
+	}
+	if (!group_ok || !event_ok)
+		strbuf_addf(why, "the line defines %s:%s, where the entry asks for %s:%s", group,
+			    event, pev->group ? pev->group : groups[0], want ? want : "*");
+	free(groups[0]);
+	free(groups[1]);
+	free(want);
+	return group_ok && event_ok ? 0 : -EBADMSG;
+}
+
 /* One line of a '#' entry. */
 static int check_spec_line(struct probe_verifier *v, const struct perf_probe_event *pev,
 			   const struct probe_trace_event *tev, struct strbuf *why)
@@ -401,6 +535,8 @@ static int check_spec_line(struct probe_verifier *v, const struct perf_probe_eve
 		strbuf_addf(why, "the line names another file, %s", tev->point.module);
 		return -EBADMSG;
 	}
+	if (check_line_names(v, pev, tev, why))
+		return -EBADMSG;
 	/* A Go %return is plain probes on the returns (checked with the place). */
 	if (tev->point.retprobe && !pev->point.retprobe) {
 		strbuf_addstr(why, "a return probe (r:) for a request without %return");
@@ -681,6 +817,55 @@ out:
 	return ret;
 }
 
+/* ---- places another stage made ---------------------------------------- */
+
+int probe_verify__code_address(const char *path, const struct probe_verify_source *src,
+			       uint64_t vaddr, const char *func, struct strbuf *why)
+{
+	const struct elf_load_segment *seg = src->se ? segment_of(src->se, vaddr) : NULL;
+	const struct elf_symbol *sym = NULL;
+	struct symbol_elf *se = NULL;
+	uint64_t start, end;
+	int ret;
+
+	if (!seg || !seg->exec) {
+		strbuf_addf(why, "0x%" PRIx64 " is not in an executable segment of %s", vaddr,
+			    path);
+		return -EBADMSG;
+	}
+	/*
+	 * Where instructions start, from the file itself: its call frames
+	 * (a binary search of .eh_frame_hdr), else the symbol of the function
+	 * (the whole table: two thirds of a -D on python3.11d when read first).
+	 */
+	if (symbol_elf__cfi_range(path, vaddr, &start, &end)) {
+		if (src->symbols && !src->symbols(src->ctx, &se))
+			sym = symbol_elf__find_addr(se, vaddr);
+		if (!sym || !elf_symbol__is_function(sym) || !sym->size) {
+			strbuf_addf(why,
+				    "0x%" PRIx64
+				    " is in no function of %s (its call frames and symbols)",
+				    vaddr, path);
+			return -EBADMSG;
+		}
+		start = sym->addr;
+		end = sym->addr + sym->size;
+		func = sym->name;
+	}
+	ret = vaddr == start ? 1 : insn__starts_at(path, start, end - start, vaddr);
+	if (ret == 0) {
+		strbuf_addf(why, "0x%" PRIx64 " is not an instruction start in %s of %s", vaddr,
+			    func ? func : "the function", path);
+		return -EBADMSG;
+	}
+	if (ret < 0 && ret != -EOPNOTSUPP) { /* other machines: no decoder */
+		strbuf_addf(why, "the code at 0x%" PRIx64 " of %s can not be read: %s", vaddr, path,
+			    strerror(-ret));
+		return -EBADMSG;
+	}
+	return 0;
+}
+
 /* ---- what was placed -------------------------------------------------- */
 
 /*
@@ -727,14 +912,17 @@ static char *added_arg(const struct perf_probe_arg *pa)
 
 /*
  * A cached uprobe's place in the symbol table of its file: the function
- * holding it (*@func, new) and the offset there.  0 or -errno.
+ * holding it (*@func, new), the offset there, and whether the spec's
+ * @spec_func (a name or a glob) names that function (*@named).  0 or
+ * -errno.
  */
-static int placed_function(const struct probe_trace_event *tev, char **func, uint64_t *off)
+static int placed_function(const struct probe_trace_event *tev, const char *spec_func, char **func,
+			   uint64_t *off, bool *named)
 {
-	const struct elf_symbol *sym;
+	const struct elf_symbol *sym, **syms = NULL;
 	struct symbol_elf *se;
 	uint64_t vaddr;
-	int ret;
+	int ret, nr;
 
 	if (!tev->uprobes) {
 		/* _text+OFF (a -k vmlinux place) was checked to be in the spec's function. */
@@ -742,6 +930,7 @@ static int placed_function(const struct probe_trace_event *tev, char **func, uin
 			return -ENOENT;
 		*func = xstrdup(tev->point.symbol);
 		*off = tev->point.offset;
+		*named = !strcmp(spec_func, *func) || !fnmatch(spec_func, *func, 0);
 		return 0;
 	}
 	ret = symbol_elf__load(tev->point.module, &se);
@@ -752,6 +941,11 @@ static int placed_function(const struct probe_trace_event *tev, char **func, uin
 	if (sym) {
 		*func = xstrdup(sym->name);
 		*off = vaddr - sym->addr;
+		nr = named_functions(se, spec_func, &syms);
+		*named = false;
+		for (int i = 0; i < nr && !*named; i++)
+			*named = syms[i]->addr == sym->addr;
+		free(syms);
 	}
 	symbol_elf__delete(se);
 	return sym ? 0 : -ENOENT;
@@ -775,12 +969,22 @@ void probe_verify__describe(const struct probe_trace_event *tev, const struct pe
 	struct strbuf sb = STRBUF_INIT;
 	char *placed = NULL, *shown = NULL;
 	uint64_t off = 0;
+	bool named = true;
 
-	if (tev->cached && pp.function && !placed_function(tev, &placed, &off)) {
-		pp.function = placed;
-		/* +OFF as placed; FUNC alone (a prologue skip) and lines stay perf's. */
-		if (pp.offset && !pp.line && !pp.lazy_line && !pp.retprobe)
+	if (tev->cached && pp.function &&
+	    !placed_function(tev, pp.function, &placed, &off, &named)) {
+		if (!named) {
+			/*
+			 * In another function than the spec names (one it was
+			 * inlined in): where the line is, FUNC+OFF of that one.
+			 */
+			memset(&pp, 0, sizeof(pp));
 			pp.offset = off;
+		} else if (pp.offset && !pp.line && !pp.lazy_line && !pp.retprobe) {
+			/* +OFF as placed; FUNC alone (a prologue skip) and lines stay perf's. */
+			pp.offset = off;
+		}
+		pp.function = placed;
 	} else if (pp.function && tev->point.realname && demangle_is_glob(pp.function)) {
 		/* A glob or an alias shows the function actually probed. */
 		pp.function = tev->point.realname;

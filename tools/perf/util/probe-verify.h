@@ -13,6 +13,12 @@
  *   - the line names the target file, the path the entry was cached for,
  *     or a path that is not here or holds the same build (a copy, the
  *     build host's path), and is a uprobe;
+ *   - it defines the event resolving the spec names: the spec's GROUP,
+ *     else the default group of that file or of the target ("probe" for
+ *     the kernel); the spec's EVENT, else perf's name from FUNC or 0xADDR,
+ *     from the function a glob matched, or for a source line or lazy
+ *     pattern (named after a function only DWARF knows) any; "__return"
+ *     after it for %return, maybe made unique ("_N", perf probe -f);
  *   - "r:" exactly when the spec has %return (a Go %return is plain
  *     probes on the function's return instructions: "p:" there only);
  *   - the address lies in an executable PT_LOAD segment, at the start of
@@ -34,6 +40,10 @@
  * (glob allowed) and, when its size is known (a -k vmlinux), an offset
  * inside it.  Instructions are decoded on x86-64 and AArch64; other
  * machines get every other check.
+ *
+ * A place DWARF gave is checked against the file's own code the same way
+ * (probe_verify__code_address()): the debuginfo it came from may be of
+ * another build whatever its build-id note says.
  *
  * Owns: those checks, their one wording, and the "(on ...)" text of an
  * added event, which for a cached event is derived from the placed line.
@@ -126,6 +136,19 @@ int probe_verify__probes_text(const char *name, const struct build_id *bid, cons
 			      size_t len, struct strbuf *why);
 
 /*
+ * A uprobe place another stage computed for the file @path, with what
+ * @src lends of it (its segments in src->se, its whole symbol table
+ * through src->symbols): DWARF's, whose debuginfo may be of another build
+ * whatever its build-id note says.  @vaddr must lie in an executable
+ * segment, at an instruction start of the code holding it by @path's own
+ * call frame information, else by its symbols (@func: the name to say
+ * when not by a symbol, maybe NULL).  0, or -EBADMSG with the reason in @why, e.g.
+ * "0x1151 is not an instruction start in handle of /bin/app".
+ */
+int probe_verify__code_address(const char *path, const struct probe_verify_source *src,
+			       uint64_t vaddr, const char *func, struct strbuf *why);
+
+/*
  * The build-id cache's name of the file whose probes file is @pc_path
  * (ROOT/NAME/BID/probes gives NAME), or NULL.  A new string.
  */
@@ -136,7 +159,10 @@ char *probe_verify__cache_owner(const char *pc_path);
  * them: *@point "FUNC[+OFF][:RLN][%return][@SRC]", "@SRC[:ALN]" or
  * "%EVENT", and *@args the arguments ("len=r->len seq"), new strings.
  * For a cached event (tev->cached) FUNC is the function the placed
- * address lies in and +OFF its offset there, and the arguments are the
+ * address lies in and +OFF its offset there (the spec's FUNC alone, or
+ * with :RLN, as perf shows it when that function is one the spec names;
+ * FUNC+OFF of where the line is when not, e.g. a function the spec's was
+ * inlined in), and the arguments are the
  * spec's only when the line has them (as many, the same names), else the
  * line's own.  @demangle: C++ and Rust names by their source names.
  */

@@ -70,8 +70,18 @@ static const char *line_at(const char *kind, const char *path, uint64_t off, con
 	return buf;
 }
 
+/* "KIND:GROUP/EVENT THIS:0xOFF", in a static buffer. */
+static const char *named_at(const char *kind, const char *group, const char *event, uint64_t off)
+{
+	static char buf[PATH_MAX + 256];
+
+	snprintf(buf, sizeof(buf), "%s:%s/%s %s:0x%lx", kind, group, event, exe,
+		 (unsigned long)off);
+	return buf;
+}
+
 /* Check the one entry of "#SPEC\nLINE\n" ('%' for "%SPEC") against this program. */
-static int check(const char *spec, const char *line, struct strbuf *why)
+static int check_entry(const char *spec, const char *line, struct strbuf *why)
 {
 	struct probe_verifier v = { .path = exe, .uprobes = true };
 	struct probe_cache *pc = probe_cache__new();
@@ -95,6 +105,20 @@ static int check(const char *spec, const char *line, struct strbuf *why)
 	return ret;
 }
 
+/* The same with "probe_t:ev=" before a '#' SPEC: the event of line_at(). */
+static int check(const char *spec, const char *line, struct strbuf *why)
+{
+	struct strbuf named = STRBUF_INIT;
+	int ret;
+
+	if (spec[0] != '%')
+		strbuf_addstr(&named, "probe_t:ev=");
+	strbuf_addstr(&named, spec);
+	ret = check_entry(named.buf, line, why);
+	strbuf_release(&named);
+	return ret;
+}
+
 static void test_an_honest_line_checks_out(void)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -102,7 +126,9 @@ static void test_an_honest_line_checks_out(void)
 	CHECK_INT(setup(), ==, 1);
 	CHECK_INT(check("verify_fixture", line_at("p", NULL, fixture_off, ""), &why), ==, 0);
 	CHECK_INT(check("verify_fixture+2", line_at("p", NULL, fixture_off + 2, ""), &why), ==, 0);
-	CHECK_INT(check("verify_fixture%return", line_at("r", NULL, fixture_off, ""), &why), ==, 0);
+	CHECK_INT(check("verify_fixture%return",
+			named_at("r", "probe_t", "ev__return", fixture_off), &why),
+		  ==, 0);
 	CHECK_INT(check("verify_fixture x=%di", line_at("p", NULL, fixture_off, " x=%di"), &why),
 		  ==, 0);
 	CHECK_INT(
@@ -140,10 +166,13 @@ static void test_planted_lines_are_refused_with_a_reason(void)
 	CHECK_INT(check("verify_fixture", line_at("r", NULL, fixture_off, ""), &why), ==, -EBADMSG);
 	CHECK(strstr(why.buf, "a return probe (r:) for a request without %return"));
 	/* A %return request: p: only on a return instruction (Go's). */
-	CHECK_INT(check("verify_fixture%return", line_at("p", NULL, fixture_off, ""), &why), ==,
-		  -EBADMSG);
-	CHECK_INT(check("verify_fixture%return", line_at("p", NULL, fixture_off + 5, ""), &why), ==,
-		  0);
+	CHECK_INT(check("verify_fixture%return",
+			named_at("p", "probe_t", "ev__return", fixture_off), &why),
+		  ==, -EBADMSG);
+	CHECK(strstr(why.buf, "not at a return of verify_fixture"));
+	CHECK_INT(check("verify_fixture%return",
+			named_at("p", "probe_t", "ev__return", fixture_off + 5), &why),
+		  ==, 0);
 	CHECK_INT(check("verify_fixture", line_at("p", NULL, fixture_off, "(0x10)"), &why), ==,
 		  -EBADMSG);
 	CHECK(strstr(why.buf, "ref_ctr_offset 0x10) on an entry that is not an SDT marker"));
@@ -165,6 +194,104 @@ static void test_planted_lines_are_refused_with_a_reason(void)
 	CHECK(strstr(why.buf, "has no SDT marker sdt_x:y=y"));
 	/* A kernel line in a file's cache. */
 	CHECK_INT(check("verify_fixture", "p:probe_t/ev verify_fixture+0", &why), ==, -EBADMSG);
+	strbuf_release(&why);
+}
+
+static void test_the_line_defines_the_event_of_its_spec(void)
+{
+	/* This program's default group: up to the '-' of test-probe-verify. */
+	const char *g = "probe_test";
+	struct strbuf why = STRBUF_INIT;
+
+	CHECK_INT(setup(), ==, 1);
+	/* A given GROUP:EVENT, maybe made unique (perf probe -f: "_1"). */
+	CHECK_INT(check_entry("g:h=verify_fixture", named_at("p", "g", "h", fixture_off), &why), ==,
+		  0);
+	CHECK_INT(check_entry("g:h=verify_fixture", named_at("p", "g", "h_12", fixture_off), &why),
+		  ==, 0);
+	CHECK_INT(check_entry("g:h=verify_fixture", named_at("p", "g2", "h", fixture_off), &why),
+		  ==, -EBADMSG);
+	CHECK_STR(why.buf, "the line defines g2:h, where the entry asks for g:h");
+	CHECK_INT(check_entry("g:h=verify_fixture", named_at("p", "g", "h2", fixture_off), &why),
+		  ==, -EBADMSG);
+	CHECK_INT(check_entry("g:h=verify_fixture", named_at("p", "g", "h_", fixture_off), &why),
+		  ==, -EBADMSG);
+	CHECK_INT(check_entry("g:h=verify_fixture%return",
+			      named_at("r", "g", "h__return", fixture_off), &why),
+		  ==, 0);
+	CHECK_INT(check_entry("g:h=verify_fixture%return", named_at("r", "g", "h", fixture_off),
+			      &why),
+		  ==, -EBADMSG);
+	CHECK_STR(why.buf, "the line defines g:h, where the entry asks for g:h__return");
+	/* No name given: the default group, the name perf derives. */
+	CHECK_INT(check_entry("verify_fixture", named_at("p", g, "verify_fixture", fixture_off),
+			      &why),
+		  ==, 0);
+	CHECK_INT(check_entry("verify_fixture",
+			      named_at("p", "probe_x", "verify_fixture", fixture_off), &why),
+		  ==, -EBADMSG);
+	CHECK_STR(why.buf, "the line defines probe_x:verify_fixture, where the entry asks for "
+			   "probe_test:verify_fixture");
+	CHECK_INT(
+		check_entry("verify_fixture", named_at("p", g, "verify_other", fixture_off), &why),
+		==, -EBADMSG);
+	CHECK_INT(check_entry("verify_fixture%return",
+			      named_at("r", g, "verify_fixture__return_1", fixture_off), &why),
+		  ==, 0);
+	/* A glob: the function placed (or one the glob matches). */
+	CHECK_INT(check_entry("verify_f*", named_at("p", g, "verify_fixture", fixture_off), &why),
+		  ==, 0);
+	CHECK_INT(check_entry("verify_f*", named_at("p", g, "verify_other", fixture_off), &why), ==,
+		  -EBADMSG);
+	CHECK_STR(
+		why.buf,
+		"the line defines probe_test:verify_other, where the entry asks for probe_test:verify_f*");
+	/* A source line: named after a function only DWARF knows, any name. */
+	CHECK_INT(check_entry("@verify.c:3", named_at("p", g, "inlined", fixture_off), &why), ==,
+		  0);
+	CHECK_INT(check_entry("@verify.c:3", named_at("p", "g", "inlined", fixture_off), &why), ==,
+		  -EBADMSG);
+	CHECK_STR(why.buf, "the line defines g:inlined, where the entry asks for probe_test:*");
+	strbuf_release(&why);
+}
+
+/* The symbols of this program, for probe_verify__code_address(). */
+static int own_symbols(void *ctx, struct symbol_elf **se)
+{
+	*se = ctx;
+	return 0;
+}
+
+static void test_a_place_dwarf_gave_starts_an_instruction(void)
+{
+	struct probe_verify_source src = { .symbols = own_symbols };
+	const struct elf_symbol **syms = NULL;
+	struct strbuf why = STRBUF_INIT;
+	struct symbol_elf *se;
+	uint64_t fixture, data;
+
+	CHECK_INT(setup(), ==, 1);
+	CHECK_INT(symbol_elf__load(exe, &se), ==, 0);
+	src.se = se, src.ctx = se;
+	CHECK_INT(symbol_elf__find_name(se, "verify_fixture", &syms), ==, 1);
+	fixture = syms[0]->addr;
+	free(syms);
+	CHECK_INT(symbol_elf__find_name(se, "verify_data", &syms), ==, 1);
+	data = syms[0]->addr;
+	free(syms);
+	CHECK_INT(probe_verify__code_address(exe, &src, fixture, NULL, &why), ==, 0);
+	CHECK_INT(probe_verify__code_address(exe, &src, fixture + 2, NULL, &why), ==, 0);
+	CHECK_INT(probe_verify__code_address(exe, &src, fixture + 3, "f", &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "is not an instruction start in verify_fixture of "));
+	strbuf_reset(&why);
+	CHECK_INT(probe_verify__code_address(exe, &src, data, NULL, &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "is not in an executable segment of "));
+	/* No symbol and no call frames hold it (the fixture has no CFI). */
+	strbuf_reset(&why);
+	src.symbols = NULL;
+	CHECK_INT(probe_verify__code_address(exe, &src, fixture + 2, NULL, &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "(its call frames and symbols)"));
+	symbol_elf__delete(se);
 	strbuf_release(&why);
 }
 
@@ -219,6 +346,22 @@ static void test_the_description_names_the_placed_function(void)
 	CHECK_STR(args, "pw=+0(%si):string");
 	free(point);
 	free(args);
+	/* FUNC alone, at FUNC+2: perf's text (a prologue skip) ... */
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse_perf_probe_command("verify_fixture", &pev), ==, 0);
+	probe_verify__describe(&tev, &pev, false, &point, &args);
+	CHECK_STR(point, "verify_fixture");
+	free(point);
+	free(args);
+	/* ... but in another function (one the spec's was inlined in): where. */
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse_perf_probe_command("verify_other:3", &pev), ==, 0);
+	probe_verify__describe(&tev, &pev, false, &point, &args);
+	CHECK_STR(point, "verify_fixture+2");
+	free(point);
+	free(args);
+	clear_perf_probe_event(&pev);
+	CHECK_INT(parse_perf_probe_command("verify_fixture+2 x=%di", &pev), ==, 0);
 	/* Not cached: the request, as perf shows it. */
 	tev.cached = false;
 	probe_verify__describe(&tev, &pev, false, &point, &args);
@@ -275,6 +418,8 @@ static void test_unparsable_and_overflowing_lines_are_refused_when_read(void)
 TESTS(
 #if defined(__x86_64__)
 	TEST(test_an_honest_line_checks_out), TEST(test_planted_lines_are_refused_with_a_reason),
+	TEST(test_the_line_defines_the_event_of_its_spec),
+	TEST(test_a_place_dwarf_gave_starts_an_instruction),
 	TEST(test_kernel_lines_name_the_function_of_the_spec),
 	TEST(test_the_description_names_the_placed_function),
 #endif
