@@ -68,9 +68,9 @@ test_expect_success READELF 'a forged debuginfo in the build-id cache: -a refuse
 	else set -- "$PERF" probe -x "$A" -D "$G:l=handle:2"; fi &&
 	test_refuses "$@" &&
 	echo "Error: not using the debuginfo $E/debug for '"'"'handle:2'"'"': $REFUSED $A" >expect &&
-	test_cmp_file expect err &&
+	test_cmp_file expect err1 &&
 	test_refuses "$PERF" probe -x "$A" -D "handle:2" &&
-	test_cmp_file expect err
+	test_cmp_file expect err1
 '
 
 test_expect_success READELF 'a variable spec is refused too (its place is after the prologue DWARF gives)' '
