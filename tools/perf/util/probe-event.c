@@ -621,11 +621,13 @@ static void kprobe_place_on_text(const struct probe_target *t, struct probe_trac
 }
 
 /* Turn the virtual address the finder gave into the probe's point. */
-static int dwarf_place_point(struct probe_target *t, struct probe_trace_event *tev)
+static int dwarf_place_point(struct probe_target *t, struct debuginfo *dbg,
+			     struct probe_trace_event *tev)
 {
 	struct probe_trace_point *tp = &tev->point;
 	const struct elf_symbol *sym;
 	struct probe_trace_point kp = { 0 };
+	const char *name;
 	uint64_t off;
 	int ret;
 
@@ -640,14 +642,20 @@ static int dwarf_place_point(struct probe_target *t, struct probe_trace_event *t
 		tp->offset = off;
 		return 0;
 	}
-	sym = symbol_elf__find_addr(t->syms, tp->address);
-	if (!sym) {
+	/* A module's .ko: its symbols are offsets into sections, libdwfl's are not. */
+	ret = t->module ? debuginfo__rel_addr_symbol(dbg, tp->address, &name, &off) : -EINVAL;
+	sym = ret == -EINVAL ? symbol_elf__find_addr(t->syms, tp->address) : NULL;
+	if (!ret) {
+		kp.symbol = xstrdup(name);
+		kp.offset = off;
+	} else if (sym) {
+		kp.symbol = xstrdup(sym->name);
+		kp.offset = tp->address - sym->addr;
+	} else {
 		pr_err("Error: no symbol holds address 0x%" PRIx64 "\n", tp->address);
 		return -ENOENT;
 	}
-	kp.symbol = xstrdup(sym->name);
-	kp.realname = xstrdup(sym->name);
-	kp.offset = tp->address - sym->addr;
+	kp.realname = xstrdup(kp.symbol);
 	kp.address = tp->address;
 	kp.retprobe = tp->retprobe;
 	free(tp->realname);
@@ -751,7 +759,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 	for (int i = 0; i < n && !ret; i++) {
 		struct probe_trace_event *tev = &(*tevs)[i];
 
-		ret = dwarf_place_point(t, tev);
+		ret = dwarf_place_point(t, dbg, tev);
 		tev->uprobes = t->uprobes;
 		tev->group = pev->group ? xstrdup(pev->group) : default_group(t);
 		/* DWARF names the function asked for, else the one holding the place. */
