@@ -6,6 +6,9 @@
 #	                        or nothing (exit 0)
 #	guest.sh prepare        fetch and unpack the guest kernel into the cache
 #	                        (once), build the initramfs; prints the cache
+#	guest.sh source FILE... the kernel's source files (for -L), taken
+#	                        once out of linux-source-6.1 into the cache;
+#	                        prints the directory they are under
 #	guest.sh run DIR        boot, run `sh DIR/script` as root in DIR (DIR
 #	                        is shared writable at its own path), print its
 #	                        output, exit with its status
@@ -23,6 +26,7 @@ set -u
 
 GUEST_KVER=${GUEST_KVER:-6.1.0-57-amd64}
 GUEST_VMLINUX=${GUEST_VMLINUX:-/usr/lib/debug/boot/vmlinux-$GUEST_KVER}
+GUEST_SOURCE=${GUEST_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
 GUEST_DIR=$(cd "$(dirname "$0")" && pwd)
 QEMU=${QEMU:-qemu-system-x86_64}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
@@ -109,9 +113,12 @@ prepare() {
 	fi
 	_t=$(mktemp -d "$PERF_TEST_GUEST_CACHE/.new.XXXXXX") || exit 1
 	trap 'rm -rf "$_t"' EXIT
-	if [ -d "$CACHE/root/boot" ]; then
-		# Only the initramfs is out of date.
-		cp -a "$CACHE/root" "$CACHE/vmlinux" "$_t/" || exit 1
+	if [ -d "$CACHE/root/boot" ] && [ -f "$CACHE/vmlinux" ]; then
+		# Only the initramfs is out of date: the rest moves over.
+		rm -f "$CACHE/ready"
+		for _d in root vmlinux src; do
+			[ ! -e "$CACHE/$_d" ] || mv "$CACHE/$_d" "$_t/" || exit 1
+		done
 	else
 		(cd "$_t" && apt-get download -q "linux-image-$GUEST_KVER" >download.log 2>&1) ||
 			{ cat "$_t/download.log" >&2; die "apt-get download linux-image-$GUEST_KVER failed"; }
@@ -133,6 +140,27 @@ prepare() {
 	rm -rf "$CACHE.old"
 	trap - EXIT
 	echo "$CACHE"
+}
+
+# source FILE...: CACHE/src/linux-source-VER/FILE from GUEST_SOURCE (the
+# tarball of linux-source-6.1), each taken out once.
+source_files() {
+	_src=$(prepare) || exit 1
+	_src=$_src/src
+	_top=$(basename "$GUEST_SOURCE" .tar.xz)
+	_missing=
+	for _f in "$@"; do
+		[ -f "$_src/$_top/$_f" ] || _missing="$_missing $_top/$_f"
+	done
+	if [ -n "$_missing" ]; then
+		[ -r "$GUEST_SOURCE" ] || die "no $GUEST_SOURCE (apt-get install linux-source-6.1)"
+		exec 3>>"$PERF_TEST_GUEST_CACHE/.lock"
+		flock 3
+		mkdir -p "$_src" || exit 1
+		# shellcheck disable=SC2086 # paths without blanks
+		tar -C "$_src" -xJf "$GUEST_SOURCE" $_missing || die "cannot unpack$_missing"
+	fi
+	echo "$_src/$_top"
 }
 
 # A new init or module list makes a new initramfs.
@@ -219,6 +247,7 @@ run() {
 case ${1:-} in
 check) check ;;
 prepare) prepare ;;
+source) shift; source_files "$@" ;;
 run) [ $# -eq 2 ] || die "usage: guest.sh run DIR"; run "$2" ;;
-*) die "usage: guest.sh check|prepare|run DIR" ;;
+*) die "usage: guest.sh check|prepare|source FILE...|run DIR" ;;
 esac
