@@ -33,7 +33,7 @@ for opt in "$@"; do
 python3.11-dbg gcc-12-multilib libc6-dbg g++ clang rustc golang-go gdb
 asciidoctor man-db bash-completion binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu
 libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch python3 bsdutils
-qemu-system-x86 busybox-static linux-image-6.1.0-57-amd64-dbg linux-source-6.1" ;;
+qemu-system-x86 busybox-static xz-utils linux-image-6.1.0-57-amd64-dbg linux-source-6.1" ;;
 	# `make install` and `make man`: the man pages are made by asciidoctor.
 	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.

@@ -157,6 +157,8 @@ test_expect_success 'from BTF alone, no cache: placed _text-relative and fired r
 	cat placed &&
 	grep -q "^p:t0231/rd _text+$VFS_READ_OFF name=+0(+[0-9]*(+[0-9]*(%di))):string count=%dx:x64$" placed &&
 	grep -q "^r[0-9]*:t0231/rd_ret__return _text+$VFS_READ_OFF arg1=\$retval:s64$" placed &&
+	test_same_as_system_perf probe -l "t0231:*" &&
+	cat ours &&
 	fire &&
 	grep -c "rd: .* name=\"kdata\" count=0x1000$" dd.trace >n && test "$(cat n)" -eq 3 &&
 	grep -c "rd_ret__return: .* arg1=4096$" dd.trace >n && test "$(cat n)" -ge 3
