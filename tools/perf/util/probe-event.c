@@ -586,40 +586,6 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 	return ret;
 }
 
-/*
- * perf's spelling of a kernel place DWARF or BTF found, FUNC+OFF until
- * now: _text+OFF for an entry of the running kernel (with -k VMLINUX perf
- * keeps FUNC+OFF) and for a return where the kernel takes a kretprobe at
- * an offset (its README says so), as the symbol table's places are
- * written; a module's stays MOD:FUNC+OFF.
- */
-static bool kprobe_wants_text(const struct probe_target *t, const struct probe_trace_point *tp)
-{
-	if (t->uprobes || t->module)
-		return false;
-	return tp->retprobe ? tracefs__has_kretprobe_offset() == 1 : !probe_conf.vmlinux;
-}
-
-/* @tp at _text + @off, its function's name kept as the realname. */
-static void kprobe_point_on_text(struct probe_trace_point *tp, uint64_t off)
-{
-	if (tp->realname)
-		free(tp->symbol);
-	else
-		tp->realname = tp->symbol;
-	tp->symbol = xstrdup("_text");
-	tp->offset = off;
-}
-
-static void kprobe_place_on_text(const struct probe_target *t, struct probe_trace_point *tp)
-{
-	uint64_t off;
-
-	if (t->syms && tp->address && kprobe_wants_text(t, tp) &&
-	    !symbol_elf__kernel_text_offset(t->syms, tp->address, &off))
-		kprobe_point_on_text(tp, off);
-}
-
 /* Turn the virtual address the finder gave into the probe's point. */
 static int dwarf_place_point(struct probe_target *t, struct debuginfo *dbg,
 			     struct probe_trace_event *tev)
@@ -662,7 +628,7 @@ static int dwarf_place_point(struct probe_target *t, struct debuginfo *dbg,
 	*tp = kp;
 	if (t->module)
 		tp->module = xstrdup(t->module);
-	kprobe_place_on_text(t, tp);
+	probe_target__kprobe_on_text(t, tp);
 	return 0;
 }
 
@@ -805,7 +771,7 @@ static bool typed_retval_wanted(const struct perf_probe_event *pev)
 
 /*
  * Stage 3 for the kernel without DWARF (or with --btf): BTF.  The point is
- * FUNC+OFF, then spelled as through DWARF (kprobe_place_on_text()).
+ * FUNC+OFF, then spelled as through DWARF (probe_target__kprobe_on_text()).
  * Count of *@tevs, or -errno after one message.
  */
 static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
@@ -864,30 +830,8 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 			(*tevs)->point.address = sym->addr + pev->point.offset;
 		}
 	}
-	if (!ret && kprobe_wants_text(t, &(*tevs)->point)) {
-		struct probe_trace_point *tp = &(*tevs)->point;
-		uint64_t off;
-
-		if (!probe_conf.vmlinux && !t->syms) {
-			/* The running kernel's: one pass over kallsyms, nothing kept. */
-			if (!symbol_elf__kallsyms_text_offset(NULL, tp->symbol, &off))
-				kprobe_point_on_text(tp, off + tp->offset);
-		} else if (!probe_target__try_symbols(t)) {
-			/* The address of a function the kernel has once. */
-			const struct elf_symbol *sym = NULL;
-			int nfuncs = 0;
-
-			free(syms);
-			n = symbol_elf__find_name(t->syms, tp->symbol, &syms);
-			for (int i = 0; i < n; i++)
-				if (syms[i]->type == STT_FUNC && nfuncs++ == 0)
-					sym = syms[i];
-			if (nfuncs == 1) {
-				tp->address = sym->addr + tp->offset;
-				kprobe_place_on_text(t, tp);
-			}
-		}
-	}
+	if (!ret)
+		probe_target__kprobe_on_text(t, &(*tevs)->point);
 	if (!ret) {
 		struct probe_trace_event *tev = *tevs;
 
