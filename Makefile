@@ -232,7 +232,8 @@ check-format:
 
 # The test scripts and those of scripts/, examples/, bench/ and CI, as POSIX sh.
 SHELL_SCRIPTS = $(wildcard tools/perf/tests/shell/*.sh) tools/perf/tests/run.sh \
-	tools/perf/tests/fuzz/run.sh $(wildcard scripts/*.sh examples/*.sh bench/*.sh) .ci/run
+	tools/perf/tests/fuzz/run.sh $(wildcard tools/perf/tests/guest/*.sh) tools/perf/tests/guest/init \
+	$(wildcard scripts/*.sh examples/*.sh bench/*.sh) .ci/run
 
 shellcheck:
 	@sh scripts/install-deps.sh --check

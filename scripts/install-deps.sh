@@ -24,10 +24,16 @@ for opt in "$@"; do
 	# cross gcc; 32-bit programs that need <asm/...> add
 	# -idirafter /usr/include/x86_64-linux-gnu.  python3 runs the slow
 	# debuginfod stand-in, script(1) (bsdutils) gives a test a terminal.
+	# The kernel probes run live in a guest (tools/perf/tests/guest/):
+	# qemu, busybox for its initramfs, the DWARF of the guest's kernel
+	# (linux-image-6.1.0-57-amd64-dbg: 860 MB to download, 5.6 GB
+	# unpacked; the guest kernel itself is fetched by the rig with
+	# apt-get download, never installed) and its source for -L.
 	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
 python3.11-dbg gcc-12-multilib libc6-dbg g++ clang rustc golang-go gdb
 asciidoctor man-db bash-completion binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu
-libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch python3 bsdutils" ;;
+libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch python3 bsdutils
+qemu-system-x86 busybox-static xz-utils linux-image-6.1.0-57-amd64-dbg linux-source-6.1" ;;
 	# `make install` and `make man`: the man pages are made by asciidoctor.
 	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.
@@ -68,4 +74,4 @@ echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null || exit 1
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null || exit 1
+apt-get install -o DPkg::Lock::Timeout=600 -y -qq --no-install-recommends $missing >/dev/null || exit 1

@@ -294,6 +294,26 @@ const char *debuginfo__dwarf_file(struct debuginfo *dbg)
 	return debugfile ? debugfile : mainfile ? mainfile : dbg->path;
 }
 
+int debuginfo__rel_addr_symbol(struct debuginfo *dbg, uint64_t addr, const char **name,
+			       uint64_t *off)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(dbg->mod, &bias);
+	GElf_Ehdr ehdr;
+	GElf_Sym sym;
+	GElf_Off o;
+	const char *n;
+
+	if (!elf || !gelf_getehdr(elf, &ehdr) || ehdr.e_type != ET_REL)
+		return -EINVAL;
+	n = dwfl_module_addrinfo(dbg->mod, addr, &o, &sym, NULL, NULL, NULL);
+	if (!n || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+		return -ENOENT;
+	*name = n;
+	*off = o;
+	return 0;
+}
+
 char *debuginfo__source_path(struct debuginfo *dbg, Dwarf_Die *cu, const char *file)
 {
 	Dwarf_Attribute attr;

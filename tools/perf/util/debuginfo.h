@@ -70,6 +70,16 @@ Dwfl_Module *debuginfo__module(struct debuginfo *dbg);
 const char *debuginfo__dwarf_file(struct debuginfo *dbg);
 
 /*
+ * For a relocatable file (a kernel module's .ko): the function symbol
+ * holding @addr, an address of its DWARF, in *@name (owned by @dbg) and
+ * @addr's offset into it in *@off, by libdwfl, which lays out the sections
+ * as the DWARF addresses them (the symbols' own values are section
+ * offsets).  0; -EINVAL when the file is not relocatable; -ENOENT.
+ */
+int debuginfo__rel_addr_symbol(struct debuginfo *dbg, uint64_t addr, const char **name,
+			       uint64_t *off);
+
+/*
  * The path to read the source file @file (as CU @cu names it) from: under
  * the CU's comp_dir when relative; with -s DIR the first of DIR/PATH and
  * DIR with leading components dropped that exists; when the file is not

@@ -90,6 +90,8 @@ static int check_kprobe_blacklist(const struct probe_trace_event *tev)
 		e = kprobe_blacklist__find_addr(&bl, tev->point.address);
 	if (!e && tev->point.symbol)
 		e = kprobe_blacklist__find_symbol(&bl, tev->point.symbol);
+	if (!e && tev->point.realname) /* _text+OFF: the function's own name */
+		e = kprobe_blacklist__find_symbol(&bl, tev->point.realname);
 	if (e)
 		pr_err("Error: %s is blacklisted for kprobes; it can not be probed.\n", e->symbol);
 	kprobe_blacklist__clear(&bl);
@@ -186,7 +188,7 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 						       &pl);
 		else
 			ret = symbol_elf__kprobe_place(t->syms, syms[i], pp->offset, pp->retprobe,
-						       &pl);
+						       tracefs__has_kretprobe_offset() == 1, &pl);
 		if (!ret)
 			point_from_place(&tevs[i].point, &pl);
 		if (ret == -ERANGE)
@@ -551,11 +553,13 @@ static int find_probe_trace_events_from_cache(const struct perf_probe_event *pev
 }
 
 /* Turn the virtual address the finder gave into the probe's point. */
-static int dwarf_place_point(struct probe_target *t, struct probe_trace_event *tev)
+static int dwarf_place_point(struct probe_target *t, struct debuginfo *dbg,
+			     struct probe_trace_event *tev)
 {
 	struct probe_trace_point *tp = &tev->point;
 	const struct elf_symbol *sym;
 	struct probe_trace_point kp = { 0 };
+	const char *name;
 	uint64_t off;
 	int ret;
 
@@ -570,21 +574,27 @@ static int dwarf_place_point(struct probe_target *t, struct probe_trace_event *t
 		tp->offset = off;
 		return 0;
 	}
-	sym = symbol_elf__find_addr(t->syms, tp->address);
-	if (!sym) {
+	/* A module's .ko: its symbols are offsets into sections, libdwfl's are not. */
+	ret = t->module ? debuginfo__rel_addr_symbol(dbg, tp->address, &name, &off) : -EINVAL;
+	sym = ret == -EINVAL ? symbol_elf__find_addr(t->syms, tp->address) : NULL;
+	if (!ret) {
+		kp.symbol = xstrdup(name);
+		kp.offset = off;
+	} else if (sym) {
+		kp.symbol = xstrdup(sym->name);
+		kp.offset = tp->address - sym->addr;
+	} else {
 		pr_err("Error: no symbol holds address 0x%" PRIx64 "\n", tp->address);
 		return -ENOENT;
 	}
-	/* Through DWARF perf writes kprobes as FUNC+OFF, not _text+OFF. */
-	kp.symbol = xstrdup(sym->name);
-	kp.realname = xstrdup(sym->name);
-	kp.offset = tp->address - sym->addr;
+	kp.realname = xstrdup(kp.symbol);
 	kp.address = tp->address;
 	kp.retprobe = tp->retprobe;
 	free(tp->realname);
 	*tp = kp;
 	if (t->module)
 		tp->module = xstrdup(t->module);
+	probe_target__kprobe_on_text(t, tp);
 	return 0;
 }
 
@@ -716,7 +726,7 @@ static int find_probe_trace_events_from_dwarf(const struct perf_probe_event *pev
 	for (int i = 0; i < n && !ret; i++) {
 		struct probe_trace_event *tev = &(*tevs)[i];
 
-		ret = dwarf_place_point(t, tev);
+		ret = dwarf_place_point(t, dbg, tev);
 		if (!ret && t->uprobes)
 			ret = check_dwarf_place(t, dbg, pev, tev);
 		tev->uprobes = t->uprobes;
@@ -760,7 +770,7 @@ static bool typed_retval_wanted(const struct perf_probe_event *pev)
 
 /*
  * Stage 3 for the kernel without DWARF (or with --btf): BTF.  The point is
- * FUNC+OFF as through DWARF.
+ * FUNC+OFF, then spelled as through DWARF (probe_target__kprobe_on_text()).
  * Count of *@tevs, or -errno after one message.
  */
 static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
@@ -819,6 +829,8 @@ static int find_probe_trace_events_from_btf(const struct perf_probe_event *pev,
 			(*tevs)->point.address = sym->addr + pev->point.offset;
 		}
 	}
+	if (!ret)
+		probe_target__kprobe_on_text(t, &(*tevs)->point);
 	if (!ret) {
 		struct probe_trace_event *tev = *tevs;
 

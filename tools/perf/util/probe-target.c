@@ -29,6 +29,7 @@
 #include "util/symbol-elf.h"
 #include "util/tracefs.h"
 #include "util/target-ns.h"
+#include "util/tracefs.h"
 #include "util/util.h"
 
 struct probe_conf probe_conf = { .max_probes = MAX_PROBES, .demangle = true };
@@ -310,6 +311,44 @@ int probe_target__symbols(struct probe_target *t)
 		       symbol_elf__strerror(ret));
 	/* A stripped file has no such symbol: perf's status, 254. */
 	return ret == -ENODATA ? -ENOENT : ret;
+}
+
+static void kprobe_point_on_text(struct probe_trace_point *tp, uint64_t off)
+{
+	if (tp->realname)
+		free(tp->symbol);
+	else
+		tp->realname = tp->symbol;
+	tp->symbol = xstrdup("_text");
+	tp->offset = off;
+}
+
+void probe_target__kprobe_on_text(struct probe_target *t, struct probe_trace_point *tp)
+{
+	uint64_t off, addr = 0;
+
+	if (t->uprobes || t->module || !tp->symbol ||
+	    (tp->retprobe ? tracefs__has_kretprobe_offset() != 1 : probe_conf.vmlinux != NULL))
+		return;
+	if (!tp->address && !t->syms && !probe_conf.vmlinux) {
+		if (!symbol_elf__kallsyms_text_offset(NULL, tp->symbol, &off))
+			kprobe_point_on_text(tp, off + tp->offset);
+		return;
+	}
+	if (!tp->address && !probe_target__try_symbols(t)) {
+		/* A function the kernel has once. */
+		const struct elf_symbol **syms = NULL;
+		int n = symbol_elf__find_name(t->syms, tp->symbol, &syms), nfuncs = 0;
+
+		for (int i = 0; i < n; i++)
+			if (syms[i]->type == STT_FUNC && nfuncs++ == 0)
+				addr = syms[i]->addr;
+		free(syms);
+		if (nfuncs == 1)
+			tp->address = addr + tp->offset;
+	}
+	if (t->syms && tp->address && !symbol_elf__kernel_text_offset(t->syms, tp->address, &off))
+		kprobe_point_on_text(tp, off);
 }
 
 /*

@@ -114,6 +114,18 @@ const char *probe_target__name(const struct probe_target *t);
 int probe_target__symbols(struct probe_target *t);
 
 /*
+ * perf's spelling of a kernel place @tp that DWARF or BTF found as
+ * FUNC+OFF (@tp->address its address, or 0: looked up by @tp->symbol):
+ * _text+OFF for an entry of the running kernel (with -k VMLINUX perf keeps
+ * FUNC+OFF) and for a return where the kernel takes a kretprobe at an
+ * offset (its tracefs README says so), as the symbol table's places are
+ * written; the function's name is kept as the realname.  A module's place,
+ * and one whose address is not found, stay as they are.  The running
+ * kernel's function is looked up in one pass over kallsyms, kept nowhere.
+ */
+void probe_target__kprobe_on_text(struct probe_target *t, struct probe_trace_point *tp);
+
+/*
  * May @t's symbols hold @name versioned (symbol_elf__may_have_versions()
  * of its symbol file)?  true once they are loaded.
  */

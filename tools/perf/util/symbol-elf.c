@@ -502,6 +502,47 @@ int symbol_elf__cfi_range(const char *path, uint64_t vaddr, uint64_t *start, uin
 	return ret;
 }
 
+int symbol_elf__kallsyms_text_offset(const char *path, const char *name, uint64_t *off)
+{
+	size_t len = strlen(name), sz = 0;
+	bool text_seen = false, func_seen = false;
+	uint64_t text = 0, func = 0;
+	char *line = NULL;
+	int ret = -ENOENT;
+	ssize_t n;
+	FILE *f;
+
+	f = fopen(path ? path : "/proc/kallsyms", "r");
+	if (!f)
+		return -errno;
+	while (!(text_seen && func_seen) && (n = getline(&line, &sz, f)) > 0) {
+		/* "ADDR T NAME\n", or "ADDR t NAME\t[MOD]\n": no sscanf per line. */
+		char *sp = memchr(line, ' ', n), *nm;
+
+		if (!sp || sp + 3 >= line + n || sp[2] != ' ')
+			continue;
+		nm = sp + 3;
+		if (!text_seen && line + n - nm == 6 && !memcmp(nm, "_text\n", 6)) {
+			text = strtoull(line, NULL, 16);
+			text_seen = true;
+		} else if (!func_seen && (sp[1] == 't' || sp[1] == 'T') &&
+			   line + n - nm == (ssize_t)len + 1 && !memcmp(nm, name, len) &&
+			   nm[len] == '\n') {
+			func = strtoull(line, NULL, 16);
+			func_seen = true;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (text_seen && func_seen && !text && !func)
+		ret = -EACCES;
+	else if (text_seen && func_seen && func >= text) {
+		*off = func - text;
+		ret = 0;
+	}
+	return ret;
+}
+
 int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out)
 {
 	struct sym_vec sv = { 0 };
@@ -940,20 +981,23 @@ int symbol_elf__uprobe_place_abs(const struct symbol_elf *se, uint64_t vaddr, bo
 	return 0;
 }
 
-/* The address of _text, the kernel's relocation anchor; 0 when absent. */
-static uint64_t kernel_text_addr(const struct symbol_elf *se)
+int symbol_elf__kernel_text_offset(const struct symbol_elf *se, uint64_t addr, uint64_t *off)
 {
 	for (int i = 0; i < se->nr_syms; i++)
-		if (!strcmp(se->syms[i].name, "_text"))
-			return se->syms[i].addr;
-	return 0;
+		if (!strcmp(se->syms[i].name, "_text") && se->syms[i].addr &&
+		    addr >= se->syms[i].addr) {
+			*off = addr - se->syms[i].addr;
+			return 0;
+		}
+	return -ENOENT;
 }
 
 int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbol *sym,
-			     uint64_t offs, bool retprobe, struct symbol_elf_place *pl)
+			     uint64_t offs, bool retprobe, bool ret_on_text,
+			     struct symbol_elf_place *pl)
 {
-	uint64_t text = kernel_text_addr(se);
 	int ret = check_offset(sym, offs, retprobe);
+	uint64_t off;
 
 	if (ret < 0)
 		return ret;
@@ -963,12 +1007,13 @@ int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbo
 		.retprobe = retprobe,
 	};
 	/*
-	 * perf 6.1 writes entry probes relative to _text, which stays right
-	 * for names the kernel has several times; a kretprobe takes SYM+0.
+	 * Relative to _text, which stays right for names the kernel has
+	 * several times; a kretprobe only where the kernel takes one at an
+	 * offset (else SYM+0).
 	 */
-	if (!retprobe && text && pl->address >= text) {
+	if ((!retprobe || ret_on_text) && !symbol_elf__kernel_text_offset(se, pl->address, &off)) {
 		pl->symbol = "_text";
-		pl->offset = pl->address - text;
+		pl->offset = off;
 	} else {
 		pl->symbol = sym->name;
 		pl->offset = offs;

@@ -96,6 +96,16 @@ int symbol_elf__load_elf(struct Elf *elf, uint64_t size, const char *path, struc
 int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out);
 
 /*
+ * The offset from _text of function @name in kallsyms (@path NULL:
+ * /proc/kallsyms) in *@off: its first t/T symbol of that name, the one
+ * the kernel takes for NAME+0, read up to there and nothing kept (a
+ * fraction of symbol_elf__load_kallsyms()'s cost).  0, -ENOENT when _text
+ * or the function (not a module's) is missing, -EACCES when the addresses
+ * read 0, or -errno.
+ */
+int symbol_elf__kallsyms_text_offset(const char *path, const char *name, uint64_t *off);
+
+/*
  * Only the layout of the ELF file at @path: path, e_type and the PT_LOAD
  * segments, no symbols (for symbol_elf__vaddr_to_offset() when the places
  * come from DWARF).  0 or -errno as symbol_elf__load().
@@ -218,25 +228,25 @@ int symbol_elf__uprobe_place_abs(const struct symbol_elf *se, uint64_t vaddr, bo
 
 /*
  * Fill @pl for a kprobe on @sym + @offs (se from kallsyms or a vmlinux)
- * the way perf 6.1 writes it: an entry/offset probe relative to _text
- * (symbol = "_text", offset = address - _text: the line reads
- * "p:probe/vfs_read _text+7166832", decimal), a return probe on the symbol
- * (symbol = sym->name, offset = @offs: "r:probe/vfs_read__return
+ * the way perf writes it: relative to _text (symbol = "_text", offset =
+ * address - _text: the line reads "p:probe/vfs_read _text+7166832",
+ * decimal), an entry/offset probe always and a return probe when
+ * @ret_on_text (the kernel takes a kretprobe at an offset), else on the
+ * symbol (symbol = sym->name, offset = @offs: "r:probe/vfs_read__return
  * vfs_read+0"); without a _text symbol always the latter.  realname =
  * sym->name, address = sym->addr + @offs, module = NULL.  Errors as
  * symbol_elf__uprobe_place().
  */
 int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbol *sym,
-			     uint64_t offs, bool retprobe, struct symbol_elf_place *pl);
+			     uint64_t offs, bool retprobe, bool ret_on_text,
+			     struct symbol_elf_place *pl);
 
 /*
- * The names `perf probe -F` prints: every symbol passing @filter (NULL:
- * all; perf's default is STRFILTER_DEFAULT_FUNCS), with @demangle C++ and
- * Rust symbols by their demangled names (filtered so), sorted by strcmp, one
- * line per symbol: a name defined at several addresses is listed once for
- * each, aliases each under their name.  Returns the count and a new array
- * of new strings in *@names (free both), or -errno.
+ * The offset of kernel address @addr from _text in *@off: 0, or -ENOENT
+ * when @se has no _text at or below @addr.
  */
+int symbol_elf__kernel_text_offset(const struct symbol_elf *se, uint64_t addr, uint64_t *off);
+
 int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
 			   bool demangle, char ***names);
 

@@ -227,6 +227,11 @@ int tracefs__has_ref_ctr_offset(void)
 	return tracefs__readme_has("*place (uprobe):*(ref_ctr_offset)*");
 }
 
+int tracefs__has_kretprobe_offset(void)
+{
+	return tracefs__readme_has("*place (kretprobe): *");
+}
+
 void tracefs__read_error_log(struct strbuf *sb)
 {
 	char *path = tracefs__path("error_log");

@@ -59,6 +59,12 @@ int tracefs__readme_text_has(struct strbuf *readme, const char *pattern);
  */
 int tracefs__has_ref_ctr_offset(void);
 
+/*
+ * Does the kernel take a kretprobe at an offset ("_text+OFF%return")?
+ * From the README ("place (kretprobe): ..."); 1, 0 or -errno as above.
+ */
+int tracefs__has_kretprobe_offset(void);
+
 /* Append the whole of tracefs's error_log to @sb (nothing when absent). */
 void tracefs__read_error_log(struct strbuf *sb);
 

@@ -100,7 +100,7 @@ static void lookups(const struct symbol_elf *se)
 		symbol_elf__uprobe_place(se, sym, sym->size / 2, false, &pl);
 		symbol_elf__uprobe_place(se, sym, 0, true, &pl);
 		symbol_elf__uprobe_place_abs(se, sym->addr, false, &pl);
-		symbol_elf__kprobe_place(se, sym, 0, false, &pl);
+		symbol_elf__kprobe_place(se, sym, 0, false, false, &pl);
 	}
 	n = symbol_elf__find_glob(se, "*", &v);
 	free(v);

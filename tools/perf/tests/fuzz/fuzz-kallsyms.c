@@ -25,8 +25,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (n < 1)
 				abort();
 			symbol_elf__find_addr(se, sym->addr);
-			symbol_elf__kprobe_place(se, sym, sym->size, false, &pl);
-			symbol_elf__kprobe_place(se, sym, 0, true, &pl);
+			symbol_elf__kprobe_place(se, sym, sym->size, false, false, &pl);
+			symbol_elf__kprobe_place(se, sym, 0, true, true, &pl);
+			if (i < 8) {
+				uint64_t off;
+
+				symbol_elf__kallsyms_text_offset(path, sym->name, &off);
+			}
 		}
 		symbol_elf__delete(se);
 	}

@@ -22,7 +22,7 @@
 # SYSTEM_PERF, SYSTEM_PERF_PROBE, SDT, VMLINUX_DWARF, GCC, READELF, PYTHON3,
 # M32, STRACE_INJECT, VALGRIND, DEBUGINFOD, SETPRIV, UNSHARE, NOT_SANITIZE,
 # CXX, CLANGXX, RUSTC, GO, GDB,
-# KALLSYMS.
+# KALLSYMS, QEMU_GUEST.
 #
 # Cleanup: test_when_finished CMD (inside a case) runs CMD after the case,
 # pass or fail; test_cleanup CMD (at the top level) runs CMD when the script
@@ -43,11 +43,20 @@
 #
 # Servers: debuginfod_setup, debuginfod_start DIR, debuginfod_fetch BIN,
 # debuginfod_stop (a real debuginfod on loopback).
+#
+# The kernel-probe guest (tools/perf/tests/guest/): QEMU_GUEST (qemu,
+# busybox and the guest kernel's vmlinux are here), guest_why_not (the one
+# line saying why not), GUEST_SH, GUEST_VMLINUX, guest_replay FILE.
 
 TEST_ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
 # PERF_BIN: the perf under test (make test SANITIZE=1 passes build-san/perf).
 PERF=${PERF_BIN:-$TEST_ROOT/tools/perf/perf}
 SYSTEM_PERF=${SYSTEM_PERF:-/usr/bin/perf}
+# The guest kernel's cache (guest.sh) outlives the test's HOME.
+if [ -z "${PERF_TEST_GUEST_CACHE:-}" ] && [ "$(id -u)" != 0 ]; then
+	PERF_TEST_GUEST_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/perf-probe-tests
+	export PERF_TEST_GUEST_CACHE
+fi
 TEST_NAME=$(basename "$0" .sh)
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ptest-$TEST_NAME.XXXXXX") || exit 1
 WORKLOADS=$TEST_ROOT/tools/perf/tests/workloads
@@ -606,6 +615,36 @@ debuginfod_fetch() {
 		[ $_i -lt 100 ] || { cat "$TEST_TMP/server.log"; return 1; }
 		sleep 0.2
 	done
+}
+
+# The kernel-probe guest -----------------------------------------------------
+
+GUEST_SH=$TEST_ROOT/tools/perf/tests/guest/guest.sh
+GUEST_KVER=6.1.0-57-amd64
+GUEST_VMLINUX=/usr/lib/debug/boot/vmlinux-$GUEST_KVER
+export GUEST_KVER GUEST_VMLINUX
+test_lazy_prereq QEMU_GUEST 'sh "$GUEST_SH" check'
+
+guest_why_not() {
+	sh "$GUEST_SH" check
+}
+
+# guest_replay FILE: the TAP lines of a script that ran in the guest
+# (FILE) as cases of this one, "guest: " before their titles, their
+# diagnostics kept; its plan dropped.
+guest_replay() {
+	while IFS= read -r _line; do
+		case $_line in
+		"ok "[0-9]*)
+			test_count=$((test_count + 1))
+			echo "ok $test_count - guest: ${_line#ok * - }" ;;
+		"not ok "[0-9]*)
+			test_count=$((test_count + 1))
+			test_failed=$((test_failed + 1))
+			echo "not ok $test_count - guest: ${_line#not ok * - }" ;;
+		"#"*) printf '%s\n' "$_line" ;;
+		esac
+	done <"$1"
 }
 
 # Probe groups --------------------------------------------------------------

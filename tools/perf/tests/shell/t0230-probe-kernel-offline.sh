@@ -28,6 +28,30 @@ test_expect_success 'a kernel function is _text-relative, as perf writes it' 'co
 test_expect_success 'an offset into a kernel function' 'compare "do_sys_open+4 %di"'
 test_expect_success 'a kernel return probe is SYMBOL+0' 'compare "vfs_read%return \$retval"'
 
+# A kernel with kprobes says in its README whether a kretprobe takes an
+# offset ("place (kretprobe): ..."): perf then writes it _text-relative
+# too (the host's kernel has none, the guest's of t0231 has it).
+test_expect_success 'a return probe is _text-relative where the README takes a kretprobe at an offset' '
+	printf "place (kretprobe): [<module>:]<symbol>[+<offset>]%%return|<memaddr>\n" \
+		>fs/tracing/README &&
+	test_when_finished "rm -f fs/tracing/README" &&
+	"$PERF" probe -k "$TEST_TMP/vmlinux" -D vfs_read -D "vfs_read%return \$retval" >out &&
+	off=$(sed -n "s/^p:probe\/vfs_read _text+\([0-9]*\)$/\1/p" out) &&
+	test -n "$off" &&
+	grep -qx "r:probe/vfs_read__return _text+$off \$retval" out
+'
+
+test_expect_success 'a cached _text-relative return probe is checked and placed as it is' '
+	printf "place (kretprobe): [<module>:]<symbol>[+<offset>]%%return|<memaddr>\n" \
+		>fs/tracing/README &&
+	test_when_finished "rm -f fs/tracing/README" &&
+	HOME=$TEST_TMP/kret "$PERF" probe --cache -n -q -k "$TEST_TMP/vmlinux" \
+		-a "vfs_read%return \$retval" &&
+	rm fs/tracing/README &&
+	HOME=$TEST_TMP/kret "$PERF" probe -k "$TEST_TMP/vmlinux" -D "vfs_read%return \$retval" >out &&
+	grep -q "^r:probe/vfs_read__return _text+[0-9]* \$retval$" out
+'
+
 test_expect_success 'adding writes kprobe_events of the stand-in tracefs' '
 	"$PERF" probe -k "$TEST_TMP/vmlinux" -a "vfs_read count=%si:s32" 2>err &&
 	grep -q "^p:probe/vfs_read _text+[0-9]* count=%si:s32$" fs/tracing/kprobe_events &&

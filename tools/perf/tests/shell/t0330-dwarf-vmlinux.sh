@@ -71,6 +71,25 @@ test_expect_success 'a function is found without reading every CU' '
 	test "$kb" -lt 100000
 '
 
+# perf 6.1 and 6.12 on a kernel with kprobes (the guest of t0231): with -k
+# an entry stays FUNC+OFF, a return is _text-relative when the README takes
+# a kretprobe at an offset.
+test_expect_success 'with -k, a return probe is _text-relative where the README allows, an entry not' '
+	mkdir -p fs/tracing &&
+	printf "place (kretprobe): [<module>:]<symbol>[+<offset>]%%return|<memaddr>\n" \
+		>fs/tracing/README &&
+	PERF_TRACEFS_DIR=$TEST_TMP/fs/tracing "$PERF" probe -k "$VMLINUX" \
+		-D "vfs_read count" -D "vfs_read%return \$retval" >out &&
+	addr=$(nm "$VMLINUX" | awk "\$3 == \"vfs_read\" { print \$1 }") &&
+	text=$(nm "$VMLINUX" | awk "\$3 == \"_text\" { print \$1 }") &&
+	# (the low 32 bits: sh arithmetic is signed)
+	cat >expect <<-EOF &&
+	p:probe/vfs_read vfs_read+0 count=%dx:x64
+	r:probe/vfs_read__return _text+$((0x${addr#ffffffff} - 0x${text#ffffffff})) \$retval
+	EOF
+	test_cmp_file expect out
+'
+
 test_expect_success 'a masked register is read as the register (perf 6.1 dereferences it) and no parameter twice' '
 	"$PERF" probe -k "$VMLINUX" -D "do_sys_open \$params" >out &&
 	grep -q "^p:probe/do_sys_open __ia32_sys_openat+[0-9]* mode=%ax:x16 filename=%si:x64$" out &&

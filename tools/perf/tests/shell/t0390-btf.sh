@@ -12,15 +12,19 @@ test_expect_success 'setup: a stand-in tracefs with a kprobe blacklist' '
 '
 export PERF_TRACEFS_DIR="$TEST_TMP/fs/tracing"
 
+# The running kernel's places are _text-relative, as perf writes those of
+# DWARF and the symbol table (with -k VMLINUX: FUNC+OFF, as perf does).
 test_expect_success BTF 'parameters by name on the running kernel, without DWARF' '
 	"$PERF" probe -D "vfs_read file count" >out &&
-	echo "p:probe/vfs_read vfs_read+0 file=%di:x64 count=%dx:x64" >expect &&
+	"$PERF" probe -D vfs_read >bare &&
+	echo "$(cat bare) file=%di:x64 count=%dx:x64" >expect &&
+	grep -q "^p:probe/vfs_read _text+[0-9]* " out &&
 	test_cmp_file expect out
 '
 
 test_expect_success BTF 'a member chain through pointers and embedded structs, as a string' '
 	"$PERF" probe -D "vfs_read file->f_path.dentry->d_name.name:string" >out &&
-	grep -q "^p:probe/vfs_read vfs_read+0 name=+0(+[0-9]*(+[0-9]*(%di))):string$" out
+	grep -q "^p:probe/vfs_read _text+[0-9]* name=+0(+[0-9]*(+[0-9]*(%di))):string$" out
 '
 
 test_expect_success BTF '%return types a bare $retval as the function returns' '
@@ -30,6 +34,17 @@ test_expect_success BTF '%return types a bare $retval as the function returns' '
 	r:probe/try_to_wake_up__return try_to_wake_up+0 $retval:s32
 	EOF
 	test_cmp_file expect out
+'
+
+test_expect_success BTF 'a return probe is _text-relative where the README takes a kretprobe at an offset' '
+	mkdir -p kret/tracing && : >kret/tracing/kprobe_events &&
+	printf "place (kretprobe): [<module>:]<symbol>[+<offset>]%%return|<memaddr>\n" \
+		>kret/tracing/README &&
+	PERF_TRACEFS_DIR=$TEST_TMP/kret/tracing "$PERF" probe -D vfs_read \
+		-D "vfs_read%return \$retval" >out &&
+	off=$(sed -n "s/^p:probe\/vfs_read _text+\([0-9]*\)$/\1/p" out) &&
+	test -n "$off" &&
+	grep -qx "r:probe/vfs_read__return _text+$off \$retval:s64" out
 '
 
 test_expect_success BTF '-V lists the parameters and their types from BTF' '
@@ -48,7 +63,7 @@ test_expect_success BTF '-V lists the parameters and their types from BTF' '
 
 test_expect_success BTF '-a writes the stand-in kprobe_events, -d removes it' '
 	"$PERF" probe -a "vfs_read file count" 2>err &&
-	grep -q "^p:probe/vfs_read vfs_read+0 file=%di:x64 count=%dx:x64$" fs/tracing/kprobe_events &&
+	grep -q "^p:probe/vfs_read _text+[0-9]* file=%di:x64 count=%dx:x64$" fs/tracing/kprobe_events &&
 	grep -q "(on vfs_read with file count)" err &&
 	"$PERF" probe -d "probe:vfs_read" 2>err &&
 	! grep -q . fs/tracing/kprobe_events
@@ -57,12 +72,12 @@ test_expect_success BTF '-a writes the stand-in kprobe_events, -d removes it' '
 test_expect_success BTF '--cache -a keeps the BTF result under the kernel build-id' '
 	"$PERF" probe --cache -a "vfs_write file count" 2>err &&
 	"$PERF" probe -d "probe:vfs_write" 2>err &&
-	grep -rq "^p:probe/vfs_write vfs_write+0 file=%di:x64 count=%dx:x64$" "$HOME/.debug/[kernel.kallsyms]"
+	grep -rq "^p:probe/vfs_write _text+[0-9]* file=%di:x64 count=%dx:x64$" "$HOME/.debug/[kernel.kallsyms]"
 '
 
 test_expect_success BTF 'a cached add needs no BTF and no vmlinux' '
 	PERF_BTF_DIR=$TEST_TMP/none "$PERF" probe -a "vfs_write file count" 2>err &&
-	grep -q "^p:probe/vfs_write vfs_write+0 file=%di:x64 count=%dx:x64$" fs/tracing/kprobe_events &&
+	grep -q "^p:probe/vfs_write _text+[0-9]* file=%di:x64 count=%dx:x64$" fs/tracing/kprobe_events &&
 	"$PERF" probe -d "probe:vfs_write" 2>err &&
 	PERF_BTF_DIR=$TEST_TMP/none test_refuses --tracefs "$PERF" probe -a "vfs_read file" &&
 	grep -q "nor BTF" err

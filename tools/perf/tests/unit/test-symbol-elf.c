@@ -365,6 +365,7 @@ static void test_kallsyms_format_gives_sizes_and_kprobe_points(void)
 	char *path = path_join(tmpdir, "kallsyms");
 	const struct elf_symbol **syms = NULL;
 	struct symbol_elf_place tp = { 0 };
+	uint64_t off;
 	struct symbol_elf *se = NULL;
 
 	write_file_atomic(path, text, strlen(text), 0644);
@@ -379,29 +380,48 @@ static void test_kallsyms_format_gives_sizes_and_kprobe_points(void)
 	}
 	CHECK_INT(syms[0]->size, ==, 0x80);
 	CHECK(elf_symbol__is_function(syms[0]));
-	/* Entry probes are _text-relative, return probes on the symbol. */
-	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0x10, false, &tp), ==, 0);
+	/*
+	 * Entry probes are _text-relative, return probes on the symbol unless
+	 * the kernel takes a kretprobe at an offset.
+	 */
+	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0x10, false, false, &tp), ==, 0);
 	CHECK_STR(tp.symbol, "_text");
 	CHECK_STR(tp.realname, "do_work");
 	CHECK_INT(tp.offset, ==, 0x110);
 	CHECK_INT(tp.address, ==, 0xffffffff81000110ULL);
 	CHECK(tp.module == NULL);
 	clear_tp(&tp);
-	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0, true, &tp), ==, 0);
+	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0, true, false, &tp), ==, 0);
 	CHECK_STR(tp.symbol, "do_work");
 	CHECK_INT(tp.offset, ==, 0);
 	CHECK(tp.retprobe);
 	clear_tp(&tp);
-	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0x81, false, &tp), ==, -ERANGE);
+	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0, true, true, &tp), ==, 0);
+	CHECK_STR(tp.symbol, "_text");
+	CHECK_INT(tp.offset, ==, 0x100);
+	CHECK(tp.retprobe);
+	clear_tp(&tp);
+	CHECK_INT(symbol_elf__kernel_text_offset(se, 0xffffffff81000190ULL, &off), ==, 0);
+	CHECK_INT(off, ==, 0x190);
+	CHECK_INT(symbol_elf__kernel_text_offset(se, 0xffffffff80000000ULL, &off), ==, -ENOENT);
+	CHECK_INT(symbol_elf__kprobe_place(se, syms[0], 0x81, false, false, &tp), ==, -ERANGE);
 	free(syms);
 	CHECK_INT(symbol_elf__find_name(se, "mod_func", &syms), ==, 0);
 	CHECK(symbol_elf__find_addr(se, 0xffffffff81000190ULL) != NULL);
 	symbol_elf__delete(se);
 	free(syms);
 	syms = NULL;
+	/* One function's offset from _text, read in one pass. */
+	CHECK_INT(symbol_elf__kallsyms_text_offset(path, "helper", &off), ==, 0);
+	CHECK_INT(off, ==, 0x180);
+	CHECK_INT(symbol_elf__kallsyms_text_offset(path, "do_wor", &off), ==, -ENOENT);
+	CHECK_INT(symbol_elf__kallsyms_text_offset(path, "some_data", &off), ==, -ENOENT);
+	CHECK_INT(symbol_elf__kallsyms_text_offset(path, "mod_func", &off), ==, -ENOENT);
 	/* kptr_restrict hides the addresses: all zero. */
 	write_file_atomic(path, "0000000000000000 T a\n0000000000000000 T b\n", 42, 0644);
 	CHECK_INT(symbol_elf__load_kallsyms(path, &se), ==, -EACCES);
+	write_file_atomic(path, "0000000000000000 T _text\n0000000000000000 T b\n", 46, 0644);
+	CHECK_INT(symbol_elf__kallsyms_text_offset(path, "b", &off), ==, -EACCES);
 out:
 	free(syms);
 	free(path);

@@ -80,6 +80,10 @@ static void test_readme_lines_match_whole(void)
 	CHECK_INT(tracefs__readme_text_has(&sb, "*x8/16/32/64*"), ==, 1);
 	CHECK_INT(tracefs__readme_text_has(&sb, "place*"), ==, 0);
 	CHECK_INT(tracefs__readme_text_has(&sb, "*HOWTO:\n*"), ==, 0);
+	/* Where kretprobes take an offset (6.1's README has the line unindented). */
+	CHECK_INT(tracefs__readme_text_has(&sb, "*place (kretprobe): *"), ==, 0);
+	strbuf_addstr(&sb, "\nplace (kretprobe): [<module>:]<symbol>[+<offset>]%return|<memaddr>");
+	CHECK_INT(tracefs__readme_text_has(&sb, "*place (kretprobe): *"), ==, 1);
 	/* The text is as it was after the search. */
 	CHECK(strstr(sb.buf, "HOWTO:\n  place") && strstr(sb.buf, "]\n\t     type"));
 	strbuf_release(&sb);
