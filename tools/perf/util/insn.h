@@ -10,8 +10,8 @@
  * address on the stack) must not be used: Go moves goroutine stacks.
  *
  * Owns: reading a function's code from its file and telling its returns,
- * tail jumps and other instructions apart, and where its instructions
- * start.  Knows no probe types.
+ * tail jumps and other instructions apart, where its instructions start,
+ * and whether its code runs straight from its entry to an address.  Knows no probe types.
  * May call: elf-util (open, sections), alloc, debug.
  */
 
@@ -49,6 +49,14 @@ void insn_returns__clear(struct insn_returns *r);
  * the range), or -errno as insn__find_returns().
  */
 int insn__starts_at(const char *path, uint64_t addr, uint64_t size, uint64_t at);
+
+/*
+ * The same, and is @at reached from @addr straight: does every instruction
+ * before it go on to the next (no return, no unconditional jump; calls and
+ * conditional jumps do)?  A function's prologue is such a run.  1, 0 or
+ * -errno as insn__starts_at().
+ */
+int insn__falls_through_to(const char *path, uint64_t addr, uint64_t size, uint64_t at);
 
 /* The name of ELF machine @e_machine for messages ("x86-64", "AArch64", "EM_42"). */
 const char *insn__machine_name(int e_machine, char *buf, int len);
