@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -472,32 +471,6 @@ int symbol_elf__load_layout(const char *path, struct symbol_elf **out)
 	if (ret < 0)
 		return ret;
 	ret = read_layout(elf, path, true, out);
-	elf_util__close(fd, elf);
-	return ret;
-}
-
-int symbol_elf__cfi_range(const char *path, uint64_t vaddr, uint64_t *start, uint64_t *end)
-{
-	Dwarf_CFI *cfi;
-	Dwarf_Frame *frame = NULL;
-	Dwarf_Addr lo, hi;
-	Elf *elf;
-	int fd, ret = elf_open(path, &fd, &elf);
-
-	if (ret < 0)
-		return ret;
-	/* .eh_frame: kept by strip, and by the loader's unwinders. */
-	cfi = dwarf_getcfi_elf(elf);
-	ret = -ENOENT;
-	if (cfi && !dwarf_cfi_addrframe(cfi, vaddr, &frame) &&
-	    dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && lo <= vaddr && vaddr < hi) {
-		*start = lo;
-		*end = hi;
-		ret = 0;
-	}
-	free(frame);
-	if (cfi)
-		dwarf_cfi_end(cfi);
 	elf_util__close(fd, elf);
 	return ret;
 }

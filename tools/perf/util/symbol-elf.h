@@ -102,14 +102,6 @@ int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out);
  */
 int symbol_elf__load_layout(const char *path, struct symbol_elf **out);
 
-/*
- * The range [*@start, *@end) of the function holding @vaddr by the call
- * frame information (.eh_frame) of @path, which strip keeps: the extent
- * of a function a stripped file has no symbol of.  0, -ENOENT when no
- * frame description holds @vaddr, or -errno.
- */
-int symbol_elf__cfi_range(const char *path, uint64_t vaddr, uint64_t *start, uint64_t *end);
-
 /* Free @se and all it holds (NULL: nothing). */
 void symbol_elf__delete(struct symbol_elf *se);
 
