@@ -250,6 +250,9 @@ int probe_target__try_symbols(struct probe_target *t)
 		char *file = probe_target__symbol_file(t->path);
 		int ret = symbol_elf__load(file, &t->syms);
 
+		if (!ret && t->syms->mdi_err)
+			pr_warning("Warning: %s: %s; only its .dynsym is read\n", file,
+				   symbol_elf__strerror(t->syms->mdi_err));
 		/* Read under --symfs, the probes name the path they run at. */
 		if (!ret && strcmp(file, t->path)) {
 			free(t->syms->path);
