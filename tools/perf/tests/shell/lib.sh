@@ -35,7 +35,8 @@
 #
 # Files: build_workload NAME OUT [CFLAGS...] (tools/perf/tests/workloads/
 # NAME.c, compiled once per flags), build_prog OUT SRC [CFLAGS...],
-# build_id_of FILE, probes_file [--home DIR] FILE, tree_snapshot DIR,
+# build_id_of FILE, probes_file [--home DIR] FILE, file_offset FILE VADDR,
+# tree_snapshot DIR,
 # strip_as HOW IN OUT (the stripped forms distributions ship, MiniDebugInfo
 # included).
 #
@@ -531,6 +532,18 @@ strip_as() {
 # build_id_of FILE: the build-id readelf shows for FILE, empty when none.
 build_id_of() {
 	readelf -n "$1" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | head -n 1
+}
+
+# file_offset FILE VADDR: the file offset of VADDR (hex, no 0x) through
+# FILE's PT_LOAD segments, as 0x...
+file_offset() {
+	readelf -lW "$1" | awk -v a="$2" '
+	function hex(s,   n, i) {
+		n = 0; s = tolower(s); sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return n
+	}
+	$1 == "LOAD" { v = hex(a); if (v >= hex($3) && v < hex($3) + hex($5)) { printf "0x%x\n", v - hex($3) + hex($2); exit } }'
 }
 
 # probes_file [--home DIR] FILE: the probes file of FILE's entry in the
