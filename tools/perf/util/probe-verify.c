@@ -52,11 +52,14 @@ static int verifier_symbols(struct probe_verifier *v, struct strbuf *why)
 	}
 	pr_debug("cached lines checked against the symbol table of %s\n",
 		 v->path ? v->path : "/proc/kallsyms");
-	if (v->symbols && !v->symbols(v->ctx, &v->se))
+	ret = v->symbols ? v->symbols(v->ctx, &v->se) : -ENOENT;
+	if (!ret)
 		return 0; /* the caller's, kept for its next entries */
 	v->se = NULL;
-	/* The running kernel's: /proc/kallsyms. */
-	ret = v->path ? symbol_elf__load(v->path, &v->se) : symbol_elf__load_kallsyms(NULL, &v->se);
+	/* The running kernel's: /proc/kallsyms.  No symbols: not read twice. */
+	if (ret != -ENODATA)
+		ret = v->path ? symbol_elf__load(v->path, &v->se)
+			      : symbol_elf__load_kallsyms(NULL, &v->se);
 	/*
 	 * A file stripped of every symbol (what hosts without debuginfo run):
 	 * its segments, and the functions its call frame information knows.
