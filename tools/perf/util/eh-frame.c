@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "util/eh-frame.h"
@@ -250,6 +251,9 @@ static int fde_at(const struct cursor *sec, size_t off, uint64_t *start, uint64_
 	/* The CIE pointer counts back from where it is. */
 	if (c.bad || id > id_pos || cie_encoding(sec, id_pos - id, id_size, &enc) ||
 	    !read_pointer(&c, enc, 0, start) || !read_value(&c, enc, len))
+		return -EBADMSG;
+	/* A range past the end of the address space holds nothing (nor all). */
+	if (*len > (c.is64 ? UINT64_MAX : UINT32_MAX) - *start)
 		return -EBADMSG;
 	return 0;
 }

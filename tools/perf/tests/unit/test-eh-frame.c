@@ -187,5 +187,42 @@ static void test_broken_records_are_refused(void)
 	free(image);
 }
 
+/*
+ * A frame description whose length runs past the end of the address
+ * space (the fuzzer's): refused, not a range that holds nothing or
+ * everything.
+ */
+#define WRAPPING "tools/perf/tests/fuzz/corpus/elf/regress-wrapping-frame-range"
+
+static void test_a_range_past_the_address_space_is_refused(void)
+{
+	uint64_t start, end;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd, n = 0;
+
+	elf_version(EV_CURRENT);
+	CHECK_INT(elf_util__open(WRAPPING, &fd, &elf, NULL), ==, 0);
+	if (!gelf_getehdr(elf, &eh)) {
+		CHECK(0);
+		elf_util__close(fd, elf);
+		return;
+	}
+	for (int i = 0; i < 8; i++) {
+		uint64_t at = eh.e_entry + (uint64_t)i * 7;
+		GElf_Shdr sh;
+		int ret;
+
+		if (i == 7 && elf_find_section(elf, SHT_NULL, ".text", &sh))
+			at = sh.sh_addr + sh.sh_size / 2;
+		ret = eh_frame__range_elf(elf, at, &start, &end);
+		if (!ret)
+			CHECK(at >= start && at < end);
+		n += ret == -EBADMSG;
+	}
+	CHECK(n > 0);
+	elf_util__close(fd, elf);
+}
+
 TESTS(TEST(test_a_function_is_its_frame_description), TEST(test_the_walk_answers_as_the_table),
-      TEST(test_broken_records_are_refused));
+      TEST(test_broken_records_are_refused), TEST(test_a_range_past_the_address_space_is_refused));
