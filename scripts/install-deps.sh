@@ -23,11 +23,12 @@ for opt in "$@"; do
 	# package (only an /usr/include/asm link more) conflicts with every
 	# cross gcc; 32-bit programs that need <asm/...> add
 	# -idirafter /usr/include/x86_64-linux-gnu.  python3 runs the slow
-	# debuginfod stand-in, script(1) (bsdutils) gives a test a terminal.
+	# debuginfod stand-in, script(1) (bsdutils) gives a test a terminal;
+	# xz-utils and elfutils' eu-strip make the stripped forms of t0681.
 	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
 python3.11-dbg gcc-12-multilib libc6-dbg g++ clang rustc golang-go gdb
 asciidoctor man-db bash-completion binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu
-libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch python3 bsdutils" ;;
+libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch python3 bsdutils xz-utils" ;;
 	# `make install` and `make man`: the man pages are made by asciidoctor.
 	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.
