@@ -13,7 +13,7 @@ PKG_CONFIG ?= pkg-config
 # The pkg-config module and the Debian package of each library.
 BUILD_LIBS := libelf:libelf-dev libdw:libdw-dev libdebuginfod:libdebuginfod-dev \
 	libtraceevent:libtraceevent-dev zlib:zlib1g-dev capstone:libcapstone-dev \
-	libbpf:libbpf-dev
+	libbpf:libbpf-dev liblzma:liblzma-dev
 PKGS := $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
 O := build
 
@@ -30,7 +30,8 @@ DLOPEN_PKGS := capstone libbpf libtraceevent libdebuginfod
 # zlib1g-dev and liblzma-dev ship them; libbz2-dev for libbz2.a): the
 # loader then maps libc only, and a cached add starts in 1.5-1.8 ms
 # instead of 2.1-2.3 ms (an empty C program: 1.0-1.1 ms; bench/README.md).
-# `make STATIC_ELFUTILS=0` links them as shared objects.
+# `make STATIC_ELFUTILS=0` links them as shared objects.  liblzma is also
+# ours: symbol-elf.c decompresses MiniDebugInfo (.gnu_debugdata) with it.
 STATIC_ELFUTILS ?= 1
 have_archive = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a 2>/dev/null))
 ELFUTILS_STATIC = $(and $(filter 1,$(STATIC_ELFUTILS)),$(call have_archive,dw),\
@@ -38,8 +39,8 @@ ELFUTILS_STATIC = $(and $(filter 1,$(STATIC_ELFUTILS)),$(call have_archive,dw),\
 ELFUTILS_STATIC_LIBS = -Wl,-Bstatic -ldw -lelf $(if $(call have_archive,bz2),-lbz2) -llzma -lz \
 	-Wl,-Bdynamic $(if $(call have_archive,bz2),,-lbz2)
 ELFUTILS_LIBS = $(if $(ELFUTILS_STATIC),$(ELFUTILS_STATIC_LIBS),\
-	$(shell $(PKG_CONFIG) --libs libdw libelf zlib))
-LINKED_PKGS = $(filter-out $(DLOPEN_PKGS) libdw libelf zlib,$(PKGS))
+	$(shell $(PKG_CONFIG) --libs libdw libelf zlib liblzma))
+LINKED_PKGS = $(filter-out $(DLOPEN_PKGS) libdw libelf zlib liblzma,$(PKGS))
 PKG_LIBS = $(ELFUTILS_LIBS) $(if $(LINKED_PKGS),$(shell $(PKG_CONFIG) --libs $(LINKED_PKGS))) \
 	-liberty -ldl
 # The unit tests and fuzz targets call some of them directly

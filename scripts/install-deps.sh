@@ -7,7 +7,7 @@
 set -u
 
 pkgs="build-essential pkg-config libelf-dev libdw-dev libdebuginfod-dev
-libtraceevent-dev zlib1g-dev libiberty-dev libcapstone-dev libbpf-dev clang-format"
+libtraceevent-dev zlib1g-dev liblzma-dev libiberty-dev libcapstone-dev libbpf-dev clang-format"
 
 for opt in "$@"; do
 	case "$opt" in
@@ -28,7 +28,8 @@ for opt in "$@"; do
 	# qemu, busybox for its initramfs, the DWARF of the guest's kernel
 	# (linux-image-6.1.0-57-amd64-dbg: 860 MB to download, 5.6 GB
 	# unpacked; the guest kernel itself is fetched by the rig with
-	# apt-get download, never installed) and its source for -L.
+	# apt-get download, never installed) and its source for -L; xz-utils
+	# and elfutils' eu-strip make the stripped forms of t0681.
 	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
 python3.11-dbg gcc-12-multilib libc6-dbg g++ clang rustc golang-go gdb
 asciidoctor man-db bash-completion binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu

@@ -219,10 +219,33 @@ int insn__find_returns(const char *path, uint64_t addr, uint64_t size, struct in
 	return ret;
 }
 
-int insn__starts_at(const char *path, uint64_t addr, uint64_t size, uint64_t at)
+/*
+ * Does an instruction go on to the next one: not a return, not an
+ * unconditional jump (direct or through a register)?  Calls, conditional
+ * jumps and traps do.
+ */
+static bool goes_on(csh h, cs_arch arch, const cs_insn *in)
+{
+	if (lib.insn_group(h, in, CS_GRP_RET) || lib.insn_group(h, in, CS_GRP_IRET))
+		return false;
+	if (arch == CS_ARCH_X86)
+		return in->id != X86_INS_JMP && in->id != X86_INS_LJMP;
+	if (in->id == ARM64_INS_B)
+		return in->detail->arm64.cc != ARM64_CC_INVALID &&
+		       in->detail->arm64.cc != ARM64_CC_AL;
+	return in->id != ARM64_INS_BR;
+}
+
+/*
+ * Decode [@addr, @addr + @size) of @path from @addr up to @at: 1 when an
+ * instruction starts at @at (and with @straight, every one before it goes
+ * on to the next), 0 when not, or -errno.
+ */
+static int walk_to(const char *path, uint64_t addr, uint64_t size, uint64_t at, bool straight)
 {
 	struct insn_returns unused = { 0 };
 	const uint8_t *code, *p;
+	bool on = true;
 	cs_insn *in;
 	cs_arch arch;
 	size_t left;
@@ -238,19 +261,36 @@ int insn__starts_at(const char *path, uint64_t addr, uint64_t size, uint64_t at)
 		return ret;
 	ret = code_of(elf, addr, size, &code);
 	if (!ret) {
+		if (straight)
+			lib.option(h, CS_OPT_DETAIL, CS_OPT_ON);
 		in = lib.malloc(h);
 		p = code, left = size, pc = addr;
-		/* Bytes that do not decode are stepped over, as decode() does. */
-		while (left && pc < at) {
+		/*
+		 * Bytes that do not decode are stepped over, as decode() does
+		 * (they do not go on: no straight way through them).
+		 */
+		while (left && pc < at && on) {
 			if (!lib.disasm_iter(h, &p, &left, &pc, in))
-				p++, left--, pc++;
+				p++, left--, pc++, on = !straight;
+			else if (straight)
+				on = goes_on(h, arch, in);
 		}
-		ret = pc == at && left && lib.disasm_iter(h, &p, &left, &pc, in);
+		ret = on && pc == at && left && lib.disasm_iter(h, &p, &left, &pc, in);
 		lib.free(in, 1);
 	}
 	lib.close(&h);
 	elf_util__close(fd, elf);
 	return ret;
+}
+
+int insn__starts_at(const char *path, uint64_t addr, uint64_t size, uint64_t at)
+{
+	return walk_to(path, addr, size, at, false);
+}
+
+int insn__falls_through_to(const char *path, uint64_t addr, uint64_t size, uint64_t at)
+{
+	return walk_to(path, addr, size, at, true);
 }
 
 void insn_returns__clear(struct insn_returns *r)

@@ -11,8 +11,8 @@
  *
  * Owns: reading a function's code from its file and telling its returns,
  * tail jumps and other instructions apart, where its instructions start,
- * and whether a register is left alone up to an address.  Knows no probe
- * types.
+ * and whether a register is left alone up to an address, or the code runs
+ * straight from a function's entry to an address.  Knows no probe types.
  * May call: elf-util (open, sections), arch-regs (capstone's register
  * names), alloc, debug.
  */
@@ -51,6 +51,14 @@ void insn_returns__clear(struct insn_returns *r);
  * the range), or -errno as insn__find_returns().
  */
 int insn__starts_at(const char *path, uint64_t addr, uint64_t size, uint64_t at);
+
+/*
+ * The same, and is @at reached from @addr straight: does every instruction
+ * before it go on to the next (no return, no unconditional jump; calls and
+ * conditional jumps do)?  A function's prologue is such a run.  1, 0 or
+ * -errno as insn__starts_at().
+ */
+int insn__falls_through_to(const char *path, uint64_t addr, uint64_t size, uint64_t at);
 
 /*
  * Does register @reg (a pt_regs name: "di") of a function entered at

@@ -261,6 +261,9 @@ int probe_target__try_symbols(struct probe_target *t)
 		char *file = probe_target__symbol_file(t->path);
 		int ret = symbol_elf__load(file, &t->syms);
 
+		if (!ret && t->syms->mdi_err)
+			pr_warning("Warning: %s: %s; only its .dynsym is read\n", file,
+				   symbol_elf__strerror(t->syms->mdi_err));
 		/*
 		 * The probes name the path resolved, not symbol_elf's realpath():
 		 * under --symfs the path they run at; with --target-ns

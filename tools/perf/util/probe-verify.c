@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "util/build-id.h"
 #include "util/debug.h"
 #include "util/demangle.h"
+#include "util/eh-frame.h"
 #include "util/elf-util.h"
 #include "util/insn.h"
 #include "util/probe-cache.h"
@@ -51,11 +53,14 @@ static int verifier_symbols(struct probe_verifier *v, struct strbuf *why)
 	}
 	pr_debug("cached lines checked against the symbol table of %s\n",
 		 v->path ? v->path : "/proc/kallsyms");
-	if (v->symbols && !v->symbols(v->ctx, &v->se))
+	ret = v->symbols ? v->symbols(v->ctx, &v->se) : -ENOENT;
+	if (!ret)
 		return 0; /* the caller's, kept for its next entries */
 	v->se = NULL;
-	/* The running kernel's: /proc/kallsyms. */
-	ret = v->path ? symbol_elf__load(v->path, &v->se) : symbol_elf__load_kallsyms(NULL, &v->se);
+	/* The running kernel's: /proc/kallsyms.  No symbols: not read twice. */
+	if (ret != -ENODATA)
+		ret = v->path ? symbol_elf__load(v->path, &v->se)
+			      : symbol_elf__load_kallsyms(NULL, &v->se);
 	/*
 	 * A file stripped of every symbol (what hosts without debuginfo run):
 	 * its segments, and the functions its call frame information knows.
@@ -188,101 +193,222 @@ static bool names_target(struct probe_verifier *v, const char *module)
 }
 
 /*
- * The function of the spec holding @vaddr: *@sym, or NULL for "any
- * function is right but none holds it" (then the caller refuses).
+ * The function a uprobe line is checked in: a symbol of the file's table,
+ * or, on a file whose only table is .dynsym (stripped), the frame
+ * description of its call frame information (.eh_frame) that holds the
+ * address: every function's range, without a name.
+ */
+struct line_function {
+	uint64_t start, size; /* size 0: none (a 0xADDR in no function) */
+	/*
+	 * The spec's FUNC itself, by its name or (stripped) by the frame
+	 * description standing for it: the spec's entry and offsets count
+	 * from its start.  Not for a function that merely holds the line
+	 * (a FUNC inlined everywhere, SRC:LINE, 0xADDR).
+	 */
+	bool own;
+	bool named_other; /* a stripped file's .dynsym names it, not the spec's FUNC */
+	const char *name; /* the symbol's, or @frame */
+	char frame[128];  /* "FUNC (at 0x... by .eh_frame)", "the function at 0x..." */
+};
+
+static void function_of_symbol(struct line_function *fn, const struct elf_symbol *sym, bool own)
+{
+	fn->start = sym->addr;
+	fn->size = sym->size;
+	fn->own = own;
+	fn->name = sym->name;
+}
+
+/*
+ * A stripped file's function holding @vaddr by its call frame
+ * information, standing for @func (NULL: a spec that names none).
+ */
+static int function_of_frame(struct probe_verifier *v, uint64_t vaddr, const char *func,
+			     struct line_function *fn, struct strbuf *why)
+{
+	uint64_t start, end;
+
+	if (eh_frame__range(v->path, vaddr, &start, &end)) {
+		strbuf_addf(why,
+			    "address 0x%" PRIx64
+			    " is in no function %s's call frame information knows",
+			    vaddr, v->path);
+		return -EBADMSG;
+	}
+	fn->start = start;
+	fn->size = end - start;
+	if (func)
+		snprintf(fn->frame, sizeof(fn->frame), "%.64s (at 0x%" PRIx64 " by .eh_frame)",
+			 func, start);
+	else
+		snprintf(fn->frame, sizeof(fn->frame), "the function at 0x%" PRIx64 " (.eh_frame)",
+			 start);
+	fn->name = fn->frame;
+	return 0;
+}
+
+/*
+ * The function of the spec holding @vaddr into *@fn (zeroed here): 0, or
+ * -EBADMSG when the line is in none it may be in.
  */
 static int check_function(struct probe_verifier *v, const struct perf_probe_event *pev,
-			  uint64_t vaddr, const struct elf_symbol **sym, struct strbuf *why)
+			  uint64_t vaddr, struct line_function *fn, struct strbuf *why)
 {
 	const struct perf_probe_point *pp = &pev->point;
-	const struct elf_symbol **syms = NULL, *at;
+	const struct elf_symbol **syms = NULL, *at, *held, *sym = NULL;
+	bool stripped;
 	int nr = 0;
 
-	*sym = NULL;
+	memset(fn, 0, sizeof(*fn));
 	/*
 	 * An exported function found by hash is the symbol table's answer
 	 * too (it lists .dynsym): the table is read only when that fails.
 	 */
 	if (pp->function && v->dyn && v->se_layout_only &&
 	    !symbol_dyn__find(v->dyn, pp->function, vaddr, &v->dyn_sym)) {
-		*sym = &v->dyn_sym;
+		function_of_symbol(fn, &v->dyn_sym, true);
 		return 0;
 	}
 	if (verifier_symbols(v, why))
 		return -EBADMSG;
+	/* No .symtab, no debug file, no MiniDebugInfo: .dynsym names few. */
+	stripped = v->se->dynsym_only && v->uprobes;
 	at = symbol_elf__find_addr(v->se, vaddr);
+	held = at && elf_symbol__is_function(at) ? at : NULL;
 	if (pp->function) {
 		nr = named_functions(v->se, pp->function, &syms);
-		for (int i = 0; i < nr && !*sym; i++)
+		for (int i = 0; i < nr && !sym; i++)
 			if (elf_symbol__holds(syms[i], vaddr))
-				*sym = syms[i];
+				sym = syms[i];
 		free(syms);
-		if (*sym)
+		if (sym) {
+			function_of_symbol(fn, sym, true);
 			return 0;
+		}
 		if (nr) {
 			strbuf_addf(why, "address 0x%" PRIx64 " is %s%s, not in %s", vaddr,
 				    at ? "in " : "in no function", at ? at->name : "",
 				    pp->function);
 			return -EBADMSG;
 		}
-		if (v->se->dynsym_only && v->uprobes) {
-			uint64_t start, end;
-
-			/*
-			 * Stripped of its symbol: the function is known only by
-			 * the call frame range holding the address; the line must
-			 * be at an instruction of it (check_uprobe_place()).
-			 */
-			if (symbol_elf__cfi_range(v->path, vaddr, &start, &end)) {
-				strbuf_addf(why,
-					    "address 0x%" PRIx64
-					    " is in no function %s's call frame information knows",
-					    vaddr, v->path);
+		if (stripped && !held) {
+			/* Its frame description stands for the function unnamed. */
+			if (function_of_frame(v, vaddr, pp->function, fn, why))
 				return -EBADMSG;
-			}
-			v->cfi_sym = (struct elf_symbol){ .name = (char *)pp->function,
-							  .addr = start,
-							  .size = end - start,
-							  .type = STT_FUNC };
-			*sym = &v->cfi_sym;
+			fn->own = true;
 			return 0;
 		}
-		/* Inlined everywhere: the line is in some function (below). */
+		/*
+		 * Not in a whole table: inlined everywhere, the line is in
+		 * some function (below).  In an exported function of a
+		 * stripped file: inlined there, or not the spec's FUNC.
+		 */
+		fn->named_other = stripped;
 	} else if (!pp->file) { /* 0xADDR */
 		if (vaddr != pp->abs_address) {
 			strbuf_addf(why, "address 0x%" PRIx64 " is not the requested 0x%" PRIx64,
 				    vaddr, pp->abs_address);
 			return -EBADMSG;
 		}
-		*sym = at && elf_symbol__is_function(at) ? at : NULL;
+		if (held)
+			function_of_symbol(fn, held, false);
+		else if (stripped && function_of_frame(v, vaddr, NULL, fn, why))
+			strbuf_reset(why); /* in no function: checked as it is */
 		return 0;
 	}
-	if (!at || !elf_symbol__is_function(at)) {
-		strbuf_addf(why, "address 0x%" PRIx64 " is in no function", vaddr);
-		return -EBADMSG;
+	if (held) {
+		function_of_symbol(fn, held, false);
+		return 0;
 	}
-	*sym = at;
-	return 0;
+	if (stripped)
+		return function_of_frame(v, vaddr, NULL, fn, why);
+	strbuf_addf(why, "address 0x%" PRIx64 " is in no function", vaddr);
+	return -EBADMSG;
 }
 
-/* Is @vaddr one of @sym's return instructions (a Go %return)? */
-static bool is_return_of(const char *path, const struct elf_symbol *sym, uint64_t vaddr)
+/* Is @vaddr one of the return instructions of @fn (a Go %return)? */
+static bool is_return_of(const char *path, const struct line_function *fn, uint64_t vaddr)
 {
 	struct insn_returns r = { 0 };
 	bool found = false;
 
-	if (!insn__find_returns(path, sym->addr, sym->size, &r))
+	if (!insn__find_returns(path, fn->start, fn->size, &r))
 		for (int i = 0; i < r.nr && !found; i++)
 			found = r.addr[i] == vaddr;
 	insn_returns__clear(&r);
 	return found;
 }
 
-/* A uprobe line's place: segment, function, instruction, return. */
+/* Does the spec read something through DWARF (where perf may skip the prologue)? */
+static bool reads_dwarf_args(const struct perf_probe_event *pev)
+{
+	for (int i = 0; i < pev->nargs; i++)
+		if (perf_probe_arg_need_dwarf(&pev->args[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Where in @fn the spec's kind puts its lines: the entry for FUNC%return
+ * (r:, a Go %return at a return), start + OFF for FUNC+OFF, the entry
+ * for FUNC alone, or after it through code that runs straight there (a
+ * prologue) when the spec reads an argument through DWARF; FUNC:LINE,
+ * FUNC;PTN, SRC:LINE, SRC;PTN anywhere (the line table alone knows).
+ */
+static int check_entry_rules(struct probe_verifier *v, const struct perf_probe_event *pev,
+			     const struct probe_trace_event *tev, const struct line_function *fn,
+			     uint64_t vaddr, struct strbuf *why)
+{
+	const struct perf_probe_point *pp = &pev->point;
+	bool alone = pp->function && !pp->line && !pp->lazy_line && !pp->offset && !pp->retprobe;
+	bool with_off = pp->function && !pp->line && !pp->lazy_line && pp->offset;
+	int ret;
+
+	/* A uretprobe anywhere else takes a return address that is none. */
+	if (tev->point.retprobe && pp->function && vaddr != fn->start) {
+		strbuf_addf(why, "a return probe (r:) at 0x%" PRIx64 ", not at the entry of %s",
+			    vaddr, fn->name);
+		return -EBADMSG;
+	}
+	if (pp->retprobe && !tev->point.retprobe && !is_return_of(v->path, fn, vaddr)) {
+		strbuf_addf(why,
+			    "a plain probe (p:) at 0x%" PRIx64
+			    " for a %%return request, not at a return of %s",
+			    vaddr, fn->name);
+		return -EBADMSG;
+	}
+	if (fn->named_other && (alone || with_off || pp->retprobe)) {
+		strbuf_addf(why, "address 0x%" PRIx64 " is in %s, not in %s", vaddr, fn->name,
+			    pp->function);
+		return -EBADMSG;
+	}
+	if (!fn->own)
+		return 0;
+	if (with_off && vaddr - fn->start != pp->offset) {
+		strbuf_addf(why, "address 0x%" PRIx64 " is not %s+%lu but +%" PRIu64 " in %s",
+			    vaddr, pp->function, pp->offset, vaddr - fn->start, fn->name);
+		return -EBADMSG;
+	}
+	if (!alone || vaddr == fn->start)
+		return 0;
+	ret = reads_dwarf_args(pev) ? insn__falls_through_to(v->path, fn->start, fn->size, vaddr)
+				    : 0;
+	if (ret > 0 || ret == -EOPNOTSUPP) /* other machines: no decoder */
+		return 0;
+	if (ret < 0)
+		strbuf_addf(why, "the code of %s can not be read: %s", fn->name, strerror(-ret));
+	else
+		strbuf_addf(why, "address 0x%" PRIx64 " is not the entry of %s%s", vaddr, fn->name,
+			    reads_dwarf_args(pev) ? " nor past its prologue alone" : "");
+	return -EBADMSG;
+}
+
+/* A uprobe line's place: segment, function, instruction, entry. */
 static int check_uprobe_place(struct probe_verifier *v, const struct perf_probe_event *pev,
 			      const struct probe_trace_event *tev, struct strbuf *why)
 {
-	const struct elf_symbol *sym;
+	struct line_function fn;
 	const struct elf_load_segment *seg;
 	uint64_t vaddr;
 	int ret;
@@ -297,28 +423,21 @@ static int check_uprobe_place(struct probe_verifier *v, const struct perf_probe_
 		strbuf_addf(why, "address 0x%" PRIx64 " is not in an executable segment", vaddr);
 		return -EBADMSG;
 	}
-	ret = check_function(v, pev, vaddr, &sym, why);
-	if (ret || !sym || !sym->size)
+	ret = check_function(v, pev, vaddr, &fn, why);
+	if (ret || !fn.size)
 		return ret;
 	/* A function's first byte starts an instruction: no decoder needed. */
-	ret = vaddr == sym->addr ? 1 : insn__starts_at(v->path, sym->addr, sym->size, vaddr);
+	ret = vaddr == fn.start ? 1 : insn__starts_at(v->path, fn.start, fn.size, vaddr);
 	if (ret == 0) {
 		strbuf_addf(why, "address 0x%" PRIx64 " is not an instruction start in %s", vaddr,
-			    sym->name);
+			    fn.name);
 		return -EBADMSG;
 	}
 	if (ret < 0 && ret != -EOPNOTSUPP) { /* other machines: no decoder */
-		strbuf_addf(why, "the code of %s can not be read: %s", sym->name, strerror(-ret));
+		strbuf_addf(why, "the code of %s can not be read: %s", fn.name, strerror(-ret));
 		return -EBADMSG;
 	}
-	if (pev->point.retprobe && !tev->point.retprobe && !is_return_of(v->path, sym, vaddr)) {
-		strbuf_addf(why,
-			    "a plain probe (p:) at 0x%" PRIx64
-			    " for a %%return request, not at a return of %s",
-			    vaddr, sym->name);
-		return -EBADMSG;
-	}
-	return 0;
+	return check_entry_rules(v, pev, tev, &fn, vaddr, why);
 }
 
 /*
@@ -834,11 +953,12 @@ int probe_verify__code_address(const char *path, const struct probe_verify_sourc
 		return -EBADMSG;
 	}
 	/*
-	 * Where instructions start, from the file itself: its call frames
-	 * (a binary search of .eh_frame_hdr), else the symbol of the function
-	 * (the whole table: two thirds of a -D on python3.11d when read first).
+	 * Where instructions start, from the file itself: the frame
+	 * description holding it (a binary search of .eh_frame_hdr), else the
+	 * symbol of the function (the whole table: two thirds of a -D on
+	 * python3.11d when read first).
 	 */
-	if (symbol_elf__cfi_range(path, vaddr, &start, &end)) {
+	if (eh_frame__range(path, vaddr, &start, &end)) {
 		if (src->symbols && !src->symbols(src->ctx, &se))
 			sym = symbol_elf__find_addr(se, vaddr);
 		if (!sym || !elf_symbol__is_function(sym) || !sym->size) {

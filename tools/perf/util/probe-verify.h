@@ -22,13 +22,26 @@
  *   - "r:" exactly when the spec has %return (a Go %return is plain
  *     probes on the function's return instructions: "p:" there only);
  *   - the address lies in an executable PT_LOAD segment, at the start of
- *     an instruction (capstone, from the function's symbol), inside the
- *     function the spec names (value..value+size in the symbol table;
- *     FUNC:LINE, FUNC+OFF, FUNC%return and FUNC;PTN name FUNC; 0xADDR is
- *     that address; SRC:LINE and SRC;PTN any function); a named function
- *     the symbol table lacks is refused when the file has no .symtab (the
- *     line can not be checked), and taken as "any function" when it has
- *     one (a function inlined everywhere);
+ *     an instruction (capstone, decoded from the function's first byte),
+ *     inside the function of the spec: FUNC by its name in the symbol
+ *     table (.symtab, a separate debug file's, the MiniDebugInfo's, or
+ *     .dynsym; FUNC:LINE, FUNC+OFF, FUNC%return and FUNC;PTN name FUNC);
+ *     SRC:LINE and SRC;PTN any function; 0xADDR is that address;
+ *   - where the kind puts it in that function: FUNC (and a glob) at its
+ *     entry, or past it through code that runs straight there (no
+ *     return, no unconditional jump before it: a prologue) when the spec
+ *     reads an argument through DWARF; FUNC+OFF at entry + OFF;
+ *     FUNC%return's r: at the entry (a Go %return's p: at a return);
+ *     FUNC:LINE and the patterns anywhere in it;
+ *   - a FUNC a whole table (.symtab, debug file, MiniDebugInfo) lacks is
+ *     inlined everywhere: any function holds its lines.  A file with
+ *     .dynsym alone (strip -s, --strip-unneeded, eu-strip, a debuglink
+ *     to an absent file) names few: its frame description (.eh_frame,
+ *     eh-frame.h) holding the address stands for a FUNC .dynsym lacks,
+ *     and for the function of a source line, with the rules above; a
+ *     line in an exported function of another name is no FUNC, FUNC+OFF
+ *     or FUNC%return of the spec (what remains unchecked there: which
+ *     unnamed function's entry a FUNC line is at);
  *   - no semaphore "(ref_ctr_offset)";
  *   - the arguments are the spec's: as many, each with the name perf
  *     gives it (NAME=, the last member, VAR[_TYPE], none for raw ones);
@@ -48,8 +61,8 @@
  * Owns: those checks, their one wording, and the "(on ...)" text of an
  * added event, which for a cached event is derived from the placed line.
  * May call: probe-cache (the entries, SDT lines), build-id, symbol-elf,
- * sdt-note, insn, elf-util, target-ns, probe-trace, probe-spec, demangle,
- * strbuf, debug.
+ * eh-frame, sdt-note, insn, elf-util, target-ns, probe-trace, probe-spec,
+ * demangle, strbuf, debug.
  */
 
 #include <stdbool.h>
@@ -86,8 +99,6 @@ struct probe_verifier {
 	struct build_id bid; /* @path's, read on first use (bid_read: 1 read, -1 failed) */
 	int bid_read;
 	int machine; /* @path's e_machine, read on first use (0: not yet, < 0: failed) */
-	/* A stripped file's function by its call frame range (see check_function()). */
-	struct elf_symbol cfi_sym;
 };
 
 /*

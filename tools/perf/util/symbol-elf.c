@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -7,6 +6,7 @@
 #include <inttypes.h>
 #include <libelf.h>
 #include <limits.h>
+#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,6 +362,105 @@ static int read_debug_symtab(const char *dpath, struct sym_vec *sv)
 }
 
 /*
+ * MiniDebugInfo (.gnu_debugdata, what Fedora and RHEL ship in every
+ * stripped binary): an xz-compressed ELF file whose .symtab holds the
+ * functions .dynsym lacks.  Decompressed within limits a corrupt or
+ * hostile section can not get past: the decoder's memory, and an output
+ * of at most MDI_RATIO times the section plus MDI_FLOOR, MDI_MAX in all
+ * (real ones grow 3 to 6 times), allocated as it comes, never by a size
+ * the data claims.
+ */
+#define MDI_MAX (256u << 20)
+#define MDI_FLOOR (1u << 20)
+#define MDI_RATIO 64
+#define MDI_MEMLIMIT (96u << 20)
+
+/* The xz stream @in (@len bytes) into *@out (new) and *@out_len; 0, -EILSEQ or -EFBIG. */
+static int mdi_decompress(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len)
+{
+	size_t limit =
+		len < (MDI_MAX - MDI_FLOOR) / MDI_RATIO ? len * MDI_RATIO + MDI_FLOOR : MDI_MAX;
+	size_t alloc = 0, cap = limit + 1; /* a byte more than the limit: over it */
+	lzma_stream s = LZMA_STREAM_INIT;
+	uint8_t *buf = NULL;
+	lzma_ret r;
+	int ret;
+
+	if (lzma_stream_decoder(&s, MDI_MEMLIMIT, 0) != LZMA_OK)
+		return -EILSEQ;
+	s.next_in = in;
+	s.avail_in = len;
+	do {
+		if (!s.avail_out) {
+			if (alloc == cap)
+				break;
+			alloc = alloc ? (alloc > cap / 2 ? cap : alloc * 2)
+				      : (cap < 65536 ? cap : 65536);
+			buf = xrealloc(buf, alloc);
+			s.next_out = buf + s.total_out;
+			s.avail_out = alloc - s.total_out;
+		}
+		r = lzma_code(&s, LZMA_FINISH);
+	} while (r == LZMA_OK);
+	if (s.total_out > limit)
+		ret = -EFBIG;
+	else
+		ret = r == LZMA_STREAM_END ? 0 : -EILSEQ;
+	*out_len = s.total_out;
+	lzma_end(&s);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	return 0;
+}
+
+/*
+ * The .symtab of @elf's MiniDebugInfo into @sv: 0, -ENODATA when it has
+ * none, -EILSEQ when it is corrupt (a size past the file's end, data that
+ * does not decompress, no ELF file or no .symtab in it), -EFBIG when it
+ * decompresses past the limits.
+ */
+static int read_minidebuginfo(Elf *elf, uint64_t file_size, struct sym_vec *sv)
+{
+	GElf_Shdr shdr, sshdr;
+	Elf_Scn *scn = elf_find_section(elf, SHT_PROGBITS, ".gnu_debugdata", &shdr);
+	GElf_Ehdr eh;
+	uint8_t *image = NULL;
+	Elf_Data *data;
+	size_t len;
+	Elf *mini;
+	int ret;
+
+	if (!scn)
+		return -ENODATA;
+	/* A size the file does not have is neither read nor allocated. */
+	if (shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset)
+		return -EILSEQ;
+	data = elf_rawdata(scn, NULL);
+	if (!data || !data->d_buf || data->d_size != shdr.sh_size)
+		return -EILSEQ;
+	ret = mdi_decompress(data->d_buf, data->d_size, &image, &len);
+	if (ret)
+		return ret;
+	ret = -EILSEQ;
+	/*
+	 * A debug file: its program headers are the binary's, so only its
+	 * section headers must fit (libelf checks each section's bytes).
+	 */
+	mini = elf_memory((char *)image, len);
+	if (mini && elf_kind(mini) == ELF_K_ELF && gelf_getehdr(mini, &eh) && eh.e_shoff <= len &&
+	    (uint64_t)eh.e_shnum * eh.e_shentsize <= len - eh.e_shoff &&
+	    (scn = elf_find_section(mini, SHT_SYMTAB, NULL, &sshdr)))
+		ret = read_symtab(mini, scn, &sshdr, true, sv) ? -EILSEQ : 0;
+	elf_end(mini);
+	free(image);
+	pr_debug("MiniDebugInfo (.gnu_debugdata): %s\n", ret ? "corrupt" : "read");
+	return ret;
+}
+
+/*
  * A new symbol_elf of @elf with its path (resolved by realpath() with
  * @resolve), type and PT_LOAD layout only.
  */
@@ -435,9 +534,20 @@ static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
 		se->symsrc = find_debug_file(path);
 		ret = se->symsrc ? read_debug_symtab(se->symsrc, &sv) : -ENODATA;
 		if (ret < 0) {
+			sym_vec_free(&sv);
 			free(se->symsrc);
 			se->symsrc = xstrdup(se->path);
-			se->dynsym_only = true;
+			/*
+			 * A MiniDebugInfo is a whole table of functions with
+			 * .dynsym; one that can not be read is noted, and
+			 * .dynsym is all there is (as without one).
+			 */
+			ret = read_minidebuginfo(elf, size, &sv);
+			if (ret && ret != -ENODATA) {
+				se->mdi_err = ret;
+				sym_vec_free(&sv);
+			}
+			se->dynsym_only = ret != 0;
 			scn = elf_find_section(elf, SHT_DYNSYM, NULL, &shdr);
 			ret = scn ? read_symtab(elf, scn, &shdr, false, &sv) : 0;
 		}
@@ -472,32 +582,6 @@ int symbol_elf__load_layout(const char *path, struct symbol_elf **out)
 	if (ret < 0)
 		return ret;
 	ret = read_layout(elf, path, true, out);
-	elf_util__close(fd, elf);
-	return ret;
-}
-
-int symbol_elf__cfi_range(const char *path, uint64_t vaddr, uint64_t *start, uint64_t *end)
-{
-	Dwarf_CFI *cfi;
-	Dwarf_Frame *frame = NULL;
-	Dwarf_Addr lo, hi;
-	Elf *elf;
-	int fd, ret = elf_open(path, &fd, &elf);
-
-	if (ret < 0)
-		return ret;
-	/* .eh_frame: kept by strip, and by the loader's unwinders. */
-	cfi = dwarf_getcfi_elf(elf);
-	ret = -ENOENT;
-	if (cfi && !dwarf_cfi_addrframe(cfi, vaddr, &frame) &&
-	    dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && lo <= vaddr && vaddr < hi) {
-		*start = lo;
-		*end = hi;
-		ret = 0;
-	}
-	free(frame);
-	if (cfi)
-		dwarf_cfi_end(cfi);
 	elf_util__close(fd, elf);
 	return ret;
 }
@@ -626,6 +710,10 @@ const char *symbol_elf__strerror(int err)
 		return "truncated or malformed ELF file";
 	case ENODATA:
 		return "no symbols (the file is stripped)";
+	case EILSEQ:
+		return "its MiniDebugInfo (.gnu_debugdata) is corrupt";
+	case EFBIG:
+		return "its MiniDebugInfo (.gnu_debugdata) is too large once decompressed";
 	case EACCES:
 		return "Permission denied";
 	default:

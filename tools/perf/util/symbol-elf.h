@@ -45,7 +45,9 @@ struct symbol_name_index;
  * file's absolute path (realpath), symsrc the file the symbols came from
  * (path itself or a separate debug file, see symbol_elf__load()), e_type
  * ET_EXEC/ET_DYN/ET_REL (0 for kallsyms), dynsym_only when no .symtab was
- * found anywhere.  syms are sorted by address, then name; loads are in file
+ * found anywhere (nor a MiniDebugInfo), mdi_err the -errno of a
+ * MiniDebugInfo that could not be read (-EILSEQ, -EFBIG; then
+ * dynsym_only).  syms are sorted by address, then name; loads are in file
  * order.
  */
 struct symbol_elf {
@@ -53,6 +55,7 @@ struct symbol_elf {
 	char *symsrc;
 	int e_type;
 	bool dynsym_only;
+	int mdi_err;
 	struct elf_symbol *syms;
 	int nr_syms;
 	struct elf_load_segment *loads;
@@ -67,8 +70,9 @@ struct symbol_elf {
  * (perf lists both, so a name may appear twice at one address), else of a
  * separate debug file with a .symtab found by build-id (the build-id cache
  * $PERF_BUILDID_DIR|~/.debug/.build-id/xx/rest/elf, then
- * /usr/lib/debug/.build-id/xx/rest.debug), else of .dynsym; plus NAME@plt
- * entries synthesized from .rela.plt.  Kept: defined symbols with a name of
+ * /usr/lib/debug/.build-id/xx/rest.debug), else of its MiniDebugInfo
+ * (.gnu_debugdata, decompressed within limits: see mdi_err) and .dynsym,
+ * else of .dynsym; plus NAME@plt entries synthesized from .rela.plt.  Kept: defined symbols with a name of
  * type FUNC, GNU_IFUNC, OBJECT in allocated sections, and global/weak NOTYPE labels
  * outside NOBITS sections (this is what perf lists with -F); FILE, SECTION,
  * undefined and absolute symbols are not.
@@ -111,14 +115,6 @@ int symbol_elf__kallsyms_text_offset(const char *path, const char *name, uint64_
  * come from DWARF).  0 or -errno as symbol_elf__load().
  */
 int symbol_elf__load_layout(const char *path, struct symbol_elf **out);
-
-/*
- * The range [*@start, *@end) of the function holding @vaddr by the call
- * frame information (.eh_frame) of @path, which strip keeps: the extent
- * of a function a stripped file has no symbol of.  0, -ENOENT when no
- * frame description holds @vaddr, or -errno.
- */
-int symbol_elf__cfi_range(const char *path, uint64_t vaddr, uint64_t *start, uint64_t *end);
 
 /* Free @se and all it holds (NULL: nothing). */
 void symbol_elf__delete(struct symbol_elf *se);

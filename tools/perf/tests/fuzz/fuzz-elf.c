@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An ELF image through libelf's groundwork (elf-util.c, on elf_memory():
- * sections, notes, PT_LOAD conversions) and the symbol tables
- * (symbol-elf.c: the same bytes as a file, every lookup perf makes).  A
- * symbol found by its address range must be found again by that address;
- * one found through .gnu.hash must bear the name and hold the address.
+ * sections, notes, PT_LOAD conversions), the symbol tables (symbol-elf.c:
+ * the same bytes as a file, every lookup perf makes, a MiniDebugInfo
+ * decompressed) and the call frame information (eh-frame.c).  A symbol
+ * found by its address range must be found again by that address; one
+ * found through .gnu.hash must bear the name and hold the address; a
+ * frame description found for an address must hold it.
  */
 #include <gelf.h>
 
 #include "tests/fuzz/fuzz.h"
+#include "util/eh-frame.h"
 #include "util/elf-util.h"
 #include "util/symbol-elf.h"
 
@@ -42,6 +45,15 @@ static void walk_image(const uint8_t *data, size_t size)
 			elf_note__is(&note, "GNU", 3);
 	}
 	elf_find_section(elf, SHT_NULL, ".text", &shdr);
+	/* Frame descriptions at the entry point and across .text. */
+	for (int i = 0; i < 8; i++) {
+		uint64_t at = ehdr.e_entry + (uint64_t)i * 7, start, end;
+
+		if (i == 7 && elf_find_section(elf, SHT_NULL, ".text", &shdr))
+			at = shdr.sh_addr + shdr.sh_size / 2;
+		if (!eh_frame__range_elf(elf, at, &start, &end) && (at < start || at >= end))
+			abort();
+	}
 	elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
 	if (!elf_loads__read(elf, &loads, &nr)) {
 		for (int i = 0; i < nr; i++) {
@@ -88,7 +100,11 @@ static void lookups(const struct symbol_elf *se)
 
 	for (int i = 0; i < se->nr_syms && i < 64; i++) {
 		const struct elf_symbol *sym = &se->syms[i];
+		uint64_t start, end;
 
+		if (!eh_frame__range(se->path, sym->addr, &start, &end) &&
+		    (sym->addr < start || sym->addr >= end))
+			abort();
 		n = symbol_elf__find_name(se, sym->name, &v);
 		free(v);
 		if (sym->size && sym->addr + sym->size > sym->addr &&

@@ -22,7 +22,7 @@
 # SYSTEM_PERF, SYSTEM_PERF_PROBE, SDT, VMLINUX_DWARF, GCC, READELF, PYTHON3,
 # M32, STRACE_INJECT, VALGRIND, DEBUGINFOD, SETPRIV, UNSHARE, NOT_SANITIZE,
 # CXX, CLANGXX, RUSTC, GO, GDB,
-# KALLSYMS, QEMU_GUEST.
+# KALLSYMS, QEMU_GUEST, STRIP_AS (the tools of strip_as).
 #
 # Cleanup: test_when_finished CMD (inside a case) runs CMD after the case,
 # pass or fail; test_cleanup CMD (at the top level) runs CMD when the script
@@ -36,8 +36,10 @@
 #
 # Files: build_workload NAME OUT [CFLAGS...] (tools/perf/tests/workloads/
 # NAME.c, compiled once per flags), build_prog OUT SRC [CFLAGS...],
-# build_id_of FILE, probes_file [--home DIR] FILE, tree_snapshot DIR,
-# test_trusted_dir (sets TRUSTED and the prerequisite TRUSTED_DIR).
+# build_id_of FILE, probes_file [--home DIR] FILE, file_offset FILE VADDR,
+# tree_snapshot DIR, test_trusted_dir (sets TRUSTED and the prerequisite
+# TRUSTED_DIR), strip_as HOW IN OUT (the stripped forms distributions ship,
+# MiniDebugInfo included).
 #
 # Live traces: test_trace_instance GROUP (sets TI).
 #
@@ -164,6 +166,10 @@ test_lazy_prereq CLANGXX 'command -v clang++'
 test_lazy_prereq RUSTC '"$RUSTC" --version'
 test_lazy_prereq GO '"$GO" version'
 test_lazy_prereq GDB 'command -v gdb'
+test_lazy_prereq STRIP_AS '
+	command -v strip && command -v objcopy && command -v nm && command -v eu-strip &&
+	command -v xz
+'
 test_lazy_prereq READELF 'command -v readelf'
 test_lazy_prereq PYTHON3 'command -v python3'
 test_lazy_prereq SCRIPT 'command -v script'
@@ -551,9 +557,59 @@ test_trusted_dir() {
 	test_set_prereq TRUSTED_DIR
 }
 
+# strip_as HOW IN OUT: OUT is IN stripped as HOW says, its build-id kept:
+#	strip-g strip-s unneeded	strip -g, strip -s, strip --strip-unneeded
+#	eu-strip			elfutils' eu-strip (no .symtab)
+#	debuglink			objcopy --only-keep-debug + strip -s +
+#					--add-gnu-debuglink, the debug file then gone
+#	mdi				MiniDebugInfo as Fedora's find-debuginfo adds
+#					it: strip -s, and .gnu_debugdata, an xz'ed ELF
+#					file whose .symtab has the functions (and
+#					global data) .dynsym lacks
+STRIP_HOWS="strip-g strip-s unneeded eu-strip debuglink mdi"
+strip_as() {
+	case $1 in
+	strip-g) strip -g -o "$3" "$2" ;;
+	strip-s) strip -s -o "$3" "$2" ;;
+	unneeded) strip --strip-unneeded -o "$3" "$2" ;;
+	eu-strip) eu-strip -o "$3" "$2" ;;
+	debuglink)
+		objcopy --only-keep-debug "$2" "$3.debug" && strip -s -o "$3" "$2" &&
+			objcopy --add-gnu-debuglink="$3.debug" "$3" && rm -f "$3.debug"
+		;;
+	mdi)
+		objcopy --only-keep-debug "$2" "$3.debug" && strip -s -o "$3" "$2" &&
+			nm -D "$3" --format=posix --defined-only | awk '{ print $1 }' | sort >"$3.dynsyms" &&
+			nm "$3.debug" --format=posix --defined-only |
+			awk '$2 == "T" || $2 == "t" || $2 == "D" { print $1 }' | sort >"$3.funcsyms" &&
+			comm -13 "$3.dynsyms" "$3.funcsyms" >"$3.keep" &&
+			objcopy -S --remove-section .gdb_index --remove-section .comment \
+				--keep-symbols="$3.keep" "$3.debug" "$3.mini" &&
+			xz -f "$3.mini" && objcopy --add-section .gnu_debugdata="$3.mini.xz" "$3" &&
+			rm -f "$3.debug" "$3.dynsyms" "$3.funcsyms" "$3.keep" "$3.mini.xz"
+		;;
+	*)
+		echo "strip_as: no way '$1'" >&2
+		return 1
+		;;
+	esac
+}
+
 # build_id_of FILE: the build-id readelf shows for FILE, empty when none.
 build_id_of() {
 	readelf -n "$1" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | head -n 1
+}
+
+# file_offset FILE VADDR: the file offset of VADDR (hex, no 0x) through
+# FILE's PT_LOAD segments, as 0x...
+file_offset() {
+	readelf -lW "$1" | awk -v a="$2" '
+	function hex(s,   n, i) {
+		n = 0; s = tolower(s); sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return n
+	}
+	$1 == "LOAD" { v = hex(a); if (v >= hex($3) && v < hex($3) + hex($5)) { printf "0x%x\n", v - hex($3) + hex($2); exit } }'
 }
 
 # probes_file [--home DIR] FILE: the probes file of FILE's entry in the

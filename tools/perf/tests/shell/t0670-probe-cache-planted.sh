@@ -8,18 +8,6 @@ test_description='planted probe-cache lines are refused with their path and line
 G=perftest_plant
 test_probe_group $G
 
-# file_offset FILE VADDR: the file offset of VADDR (hex, no 0x) through
-# FILE's PT_LOAD segments, as 0x...
-file_offset() {
-	readelf -lW "$1" | awk -v a="$2" '
-	function hex(s,   n, i) {
-		n = 0; s = tolower(s); sub(/^0x/, "", s)
-		for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return n
-	}
-	$1 == "LOAD" { v = hex(a); if (v >= hex($3) && v < hex($3) + hex($5)) { printf "0x%x\n", v - hex($3) + hex($2); exit } }'
-}
-
 # sym NAME: the address of NAME in the app (hex, no 0x).
 sym() {
 	nm "$TEST_TMP/app" | awk -v n="$1" '$3 == n { print $1 }'

@@ -118,6 +118,27 @@ static void test_a_register_is_unchanged_until_written_or_looped_back_to(void)
 	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 18, "bx"), ==, 1);
 	CHECK_INT(insn__reg_unchanged(exe, r, 1, addr, addr + 18, "r12"), ==, 1);
 }
+
+/* A prologue's run: every instruction before goes on to the next. */
+static void test_code_that_runs_straight_to_an_address(void)
+{
+	const char *exe = "/proc/self/exe";
+	uintptr_t bias = 0;
+	uint64_t addr;
+
+	dl_iterate_phdr(first_bias, &bias);
+	addr = (uintptr_t)insn_fixture - bias;
+	CHECK_INT(insn__falls_through_to(exe, addr, 28, addr), ==, 1);
+	CHECK_INT(insn__falls_through_to(exe, addr, 28, addr + 2), ==, 1);
+	/* past the conditional je: it goes on too */
+	CHECK_INT(insn__falls_through_to(exe, addr, 28, addr + 4), ==, 1);
+	/* past the first ret: an instruction starts, not reached straight */
+	CHECK_INT(insn__starts_at(exe, addr, 28, addr + 5), ==, 1);
+	CHECK_INT(insn__falls_through_to(exe, addr, 28, addr + 5), ==, 0);
+	CHECK_INT(insn__falls_through_to(exe, addr, 28, addr + 3), ==, 0);
+	CHECK_INT(insn__falls_through_to(exe, addr, 28, addr + 28), ==, 0);
+	CHECK_INT(insn__falls_through_to("/nonexistent/file", addr, 28, addr + 2), ==, -ENOENT);
+}
 #endif
 
 static void test_what_can_not_be_decoded(void)
@@ -139,5 +160,6 @@ TESTS(
 #if defined(__x86_64__)
 	TEST(test_returns_and_tail_jumps_of_a_function),
 	TEST(test_a_register_is_unchanged_until_written_or_looped_back_to),
+	TEST(test_code_that_runs_straight_to_an_address),
 #endif
 	TEST(test_what_can_not_be_decoded));

@@ -31,12 +31,23 @@ __asm__(".text\n"
 	".type verify_other, @function\n"
 	"verify_other:\n"
 	"	ret\n"
-	".size verify_other, . - verify_other\n");
+	".size verify_other, . - verify_other\n"
+	/* +0 2 bytes, +2 je (2), +4 ret, +5 nop past the return, +6 ret */
+	".globl verify_jumpy\n"
+	".type verify_jumpy, @function\n"
+	"verify_jumpy:\n"
+	"	test %edi, %edi\n"
+	"	.byte 0x74, 1\n"
+	"	ret\n"
+	"	nop\n"
+	"	ret\n"
+	".size verify_jumpy, . - verify_jumpy\n");
 void verify_fixture(void);
 void verify_other(void);
+void verify_jumpy(void);
 
 static char exe[PATH_MAX];
-static uint64_t fixture_off, other_off, data_off;
+static uint64_t fixture_off, other_off, data_off, jumpy_off;
 int verify_data = 1; /* in .data: not executable */
 
 /* File offsets of the fixtures in this program. */
@@ -44,19 +55,19 @@ static int setup(void)
 {
 	const struct elf_symbol **syms = NULL;
 	struct symbol_elf *se;
-	uint64_t a[3];
-	const char *names[3] = { "verify_fixture", "verify_other", "verify_data" };
+	uint64_t a[4];
+	const char *names[4] = { "verify_fixture", "verify_other", "verify_data", "verify_jumpy" };
 	int ok = 1;
 
 	if (!realpath("/proc/self/exe", exe) || symbol_elf__load(exe, &se))
 		return 0;
-	for (int i = 0; i < 3 && ok; i++) {
+	for (int i = 0; i < 4 && ok; i++) {
 		ok = symbol_elf__find_name(se, names[i], &syms) == 1 &&
 		     !symbol_elf__vaddr_to_offset(se, syms[0]->addr, &a[i]);
 		free(syms);
 	}
 	symbol_elf__delete(se);
-	fixture_off = a[0], other_off = a[1], data_off = a[2];
+	fixture_off = a[0], other_off = a[1], data_off = a[2], jumpy_off = a[3];
 	return ok;
 }
 
@@ -141,7 +152,7 @@ static void test_an_honest_line_checks_out(void)
 	CHECK_INT(check("verify_fixture $params", line_at("p", NULL, fixture_off, " a=%di b=%si"),
 			&why),
 		  ==, 0);
-	CHECK_INT(check("verify_f*", line_at("p", NULL, fixture_off + 5, ""), &why), ==, 0);
+	CHECK_INT(check("verify_f*", line_at("p", NULL, fixture_off, ""), &why), ==, 0);
 	/* A source line: any function. */
 	CHECK_INT(check("@verify.c:3", line_at("p", NULL, other_off, ""), &why), ==, 0);
 	/* The same build elsewhere (a build host's path that is not here). */
@@ -295,6 +306,44 @@ static void test_a_place_dwarf_gave_starts_an_instruction(void)
 	strbuf_release(&why);
 }
 
+/*
+ * Where the spec's kind puts its lines in the function: FUNC and a glob at
+ * the entry (past a prologue only when an argument is read through
+ * DWARF, and only straight from the entry), FUNC+OFF at the offset,
+ * FUNC%return's r: at the entry; FUNC:LINE anywhere in it.
+ */
+static void test_each_kind_has_its_place_in_the_function(void)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	CHECK_INT(setup(), ==, 1);
+	CHECK_INT(check("verify_jumpy", line_at("p", NULL, jumpy_off + 2, ""), &why), ==, -EBADMSG);
+	CHECK(strstr(why.buf, "is not the entry of verify_jumpy"));
+	CHECK_INT(check("verify_j*", line_at("p", NULL, jumpy_off + 2, ""), &why), ==, -EBADMSG);
+	CHECK_INT(check("verify_jumpy %di", line_at("p", NULL, jumpy_off + 2, " %di"), &why), ==,
+		  -EBADMSG);
+	/* A variable: perf skips the prologue, code that runs on from the entry. */
+	CHECK_INT(check("verify_jumpy seq", line_at("p", NULL, jumpy_off + 2, " seq=%si"), &why),
+		  ==, 0);
+	CHECK_INT(check("verify_jumpy seq", line_at("p", NULL, jumpy_off + 4, " seq=%si"), &why),
+		  ==, 0);
+	CHECK_INT(check("verify_jumpy seq", line_at("p", NULL, jumpy_off + 5, " seq=%si"), &why),
+		  ==, -EBADMSG);
+	CHECK(strstr(why.buf, "is not the entry of verify_jumpy nor past its prologue alone"));
+	CHECK_INT(check("verify_jumpy+2", line_at("p", NULL, jumpy_off + 2, ""), &why), ==, 0);
+	CHECK_INT(check("verify_jumpy+2", line_at("p", NULL, jumpy_off + 4, ""), &why), ==,
+		  -EBADMSG);
+	CHECK(strstr(why.buf, "is not verify_jumpy+2 but +4 in verify_jumpy"));
+	CHECK_INT(check("verify_jumpy%return",
+			named_at("r", "probe_t", "ev__return", jumpy_off + 2), &why),
+		  ==, -EBADMSG);
+	CHECK(strstr(why.buf, "a return probe (r:) at 0x"));
+	CHECK(strstr(why.buf, ", not at the entry of verify_jumpy"));
+	CHECK_INT(check("verify_jumpy:3", line_at("p", NULL, jumpy_off + 5, ""), &why), ==, 0);
+	CHECK_INT(check("verify_jumpy;ret*", line_at("p", NULL, jumpy_off + 6, ""), &why), ==, 0);
+	strbuf_release(&why);
+}
+
 static void test_kernel_lines_name_the_function_of_the_spec(void)
 {
 	struct probe_verifier v = { .uprobes = false };
@@ -420,6 +469,7 @@ TESTS(
 	TEST(test_an_honest_line_checks_out), TEST(test_planted_lines_are_refused_with_a_reason),
 	TEST(test_the_line_defines_the_event_of_its_spec),
 	TEST(test_a_place_dwarf_gave_starts_an_instruction),
+	TEST(test_each_kind_has_its_place_in_the_function),
 	TEST(test_kernel_lines_name_the_function_of_the_spec),
 	TEST(test_the_description_names_the_placed_function),
 #endif
