@@ -654,6 +654,11 @@ debuginfod_setup() {
 }
 
 debuginfod_start() {
+	# One server at a time: a case that failed before its debuginfod_stop
+	# would otherwise leave its server running past the script's exit (the
+	# pid file names the last one only), holding the descriptors of the
+	# test run, such as a lock on it.
+	[ -f "$TEST_TMP/server.pid" ] && debuginfod_stop
 	(debuginfod -p "$DEBUGINFOD_PORT" -F "$1" -d "$TEST_TMP/db.sqlite" \
 		>"$TEST_TMP/server.log" 2>&1 & echo $! >"$TEST_TMP/server.pid")
 }
