@@ -149,10 +149,7 @@ static int find_probe_trace_events_from_symbols(const struct perf_probe_event *p
 		nsyms = symbol_elf__find_name(t->syms, pp->function, &syms);
 	if (nsyms <= 0) {
 		free(syms);
-		char *point = synthesize_perf_probe_point(pp);
-
-		pr_err("Probe point '%s' not found.\n", point); /* perf's words */
-		free(point);
+		probe_target__say_not_found(t, pp);
 		return -ENOENT;
 	}
 	if (!strpbrk(pp->function, "*?[")) {

@@ -388,6 +388,20 @@ const char *probe_target__name(const struct probe_target *t)
 	return t->path ? t->path : t->module ? t->module : "the kernel";
 }
 
+void probe_target__say_not_found(const struct probe_target *t, const struct perf_probe_point *pp)
+{
+	char *point;
+
+	if (!t->had_debuginfo) {
+		pr_err("Failed to find symbol %s in %s\n", pp->function,
+		       t->path || t->module ? probe_target__name(t) : "kernel");
+		return;
+	}
+	point = synthesize_perf_probe_point(pp);
+	pr_err("Probe point '%s' not found.\n", point);
+	free(point);
+}
+
 /*
  * The probe cache of a target: the `probes` file of its build-id cache
  * entry.  The build-id of the file on disk decides, so a rebuilt binary
@@ -672,6 +686,7 @@ int probe_target__open_debuginfo(struct probe_target *t, struct debuginfo **dbg)
 		pr_err("Error: not using the debuginfo of %s: %s\n", path, why.buf);
 	strbuf_release(&why);
 	if (!ret) {
+		t->had_debuginfo = true;
 		pr_debug("Open Debuginfo file: %s\n", path);
 		debuginfo__set_source_dir(*dbg, probe_conf.source);
 	}

@@ -62,6 +62,7 @@ struct probe_target {
 	char *btf_path;		     /* the file of btf (or the one that failed) */
 	int e_machine;		     /* uprobes: the ELF machine of path (0: not ELF) */
 	const char *arch;	     /* its arch_regs name; NULL: the host's (the kernel) */
+	bool had_debuginfo;	     /* a debuginfo was opened (perf's words for "not found") */
 };
 
 /*
@@ -106,6 +107,12 @@ char *probe_target__symbol_file(const char *path);
 
 /* "PATH", "MODULE" or "the kernel", for messages. */
 const char *probe_target__name(const struct probe_target *t);
+
+/*
+ * Say that @pp's function is nowhere in @t, in perf's words: those of
+ * DWARF when a debuginfo was opened, else those of the symbol table.
+ */
+void probe_target__say_not_found(const struct probe_target *t, const struct perf_probe_point *pp);
 
 /*
  * Load t->syms (the executable's, the -k vmlinux's or /proc/kallsyms);

@@ -114,8 +114,10 @@ test_expect_success GCC 'an offset beyond the function is refused' '
 	grep -q "Offset $((0x$size + 1)) is bigger than the size of work" err
 '
 
-test_expect_success GCC 'an unknown function is not found' '
+test_expect_success GCC 'an unknown function is not found, in the words of symbols without DWARF, of DWARF with it' '
 	test_refuses "$PERF" probe -x nopie-strip-g -D nosuch &&
+	grep -x "Failed to find symbol nosuch in $TEST_TMP/nopie-strip-g" err &&
+	test_refuses "$PERF" probe -x nopie -D nosuch &&
 	grep -x "Probe point .nosuch. not found." err
 '
 
@@ -134,6 +136,12 @@ for spec in vfs_read vfs_read+4 'vfs_read%return'; do
 		same_places kernel '$spec'
 	"
 done
+
+test_expect_success GCC,SYSTEM_PERF 'an unknown function: the same lines and status as perf 6.1, DWARF or not' '
+	for bin in nopie-strip-g nopie; do
+		test_same_as_system_perf --stderr --status probe -x "$TEST_TMP/$bin" -D nosuch || return 1
+	done
+'
 
 test_expect_success GCC 'bad files give one error and no crash' '
 	test_refuses "$PERF" probe -x nosuch -F && grep "No such file" err &&
