@@ -135,6 +135,54 @@ int die_scopes(Dwarf_Die *from, Dwarf_Addr addr, Dwarf_Die **out)
 	return nr;
 }
 
+struct inline_entries {
+	int line, nr, alloc;
+	Dwarf_Addr *addrs;
+};
+
+/* What scopes_below() may go into, all of it: the inlined calls of the line. */
+static void inline_entries_below(Dwarf_Die *parent, struct inline_entries *ie)
+{
+	Dwarf_Die child;
+	Dwarf_Word line;
+	Dwarf_Addr entry;
+
+	if (dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_inlined_subroutine &&
+		    die_get_udata(&child, DW_AT_call_line, &line) && line == (Dwarf_Word)ie->line &&
+		    die_func_entry(&child, &entry)) {
+			ALLOC_GROW(ie->addrs, ie->nr + 1, ie->alloc);
+			ie->addrs[ie->nr++] = entry;
+		}
+		if (tag == DW_TAG_namespace || tag == DW_TAG_subprogram ||
+		    tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
+			inline_entries_below(&child, ie);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	Dwarf_Addr x = *(const Dwarf_Addr *)a, y = *(const Dwarf_Addr *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int die_inline_entries_called_at(Dwarf_Die *cu, int line, Dwarf_Addr **out)
+{
+	struct inline_entries ie = { .line = line };
+
+	if (line > 0)
+		inline_entries_below(cu, &ie);
+	if (ie.nr)
+		qsort(ie.addrs, ie.nr, sizeof(*ie.addrs), cmp_addr);
+	*out = ie.addrs;
+	return ie.nr;
+}
+
 bool die_find_subprogram_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func)
 {
 	Dwarf_Die *scopes = NULL;

@@ -52,6 +52,14 @@ bool die_cu_is_unoptimized(Dwarf_Die *cu);
  */
 int die_scopes(Dwarf_Die *from, Dwarf_Addr addr, Dwarf_Die **out);
 
+/*
+ * The entries of the inlined instances die_scopes() can reach below @cu
+ * whose call is on line @line, sorted, in a new array *@out: the only
+ * addresses whose row may be that line's call.  Returns the count.  One
+ * walk of the CU, for a line table whose rows would each walk it.
+ */
+int die_inline_entries_called_at(Dwarf_Die *cu, int line, Dwarf_Addr **out);
+
 /* The innermost DW_TAG_subprogram of @cu holding @addr, in *@func. */
 bool die_find_subprogram_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func);
 

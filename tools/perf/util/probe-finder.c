@@ -447,12 +447,20 @@ static bool at_entry(Dwarf_Die *func, Dwarf_Addr a, bool mapped)
  * line of an earlier row at the same address as one of them (-1: the
  * function's entry): perf refuses such a line, we place it with a warning.
  */
+static int cmp_addr(const void *a, const void *b)
+{
+	Dwarf_Addr x = *(const Dwarf_Addr *)a, y = *(const Dwarf_Addr *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int lineno,
 			  struct place_list *pl, const char *name)
 {
 	Dwarf_Lines *lines;
 	size_t nlines;
-	int shared = 0;
+	int shared = 0, ninl = -1;
+	Dwarf_Addr *inl = NULL;
 
 	if (dwarf_getsrclines(cu, &lines, &nlines))
 		return 0;
@@ -475,7 +483,13 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		src = dwarf_linesrc(l, NULL, NULL);
 		/* Code inlined from another file counts as its call's line. */
 		mapped = file && !source_file_matches(src, file);
-		if (mapped && !call_site(cu, a, &src, &ln))
+		if (mapped && func && dwarf_haspc(func, a) <= 0)
+			continue;
+		/* Only an inlined call of the line can map a row to it: not a walk a row. */
+		if (mapped && ninl < 0)
+			ninl = die_inline_entries_called_at(cu, lineno, &inl);
+		if (mapped && (!bsearch(&a, inl, ninl, sizeof(*inl), cmp_addr) ||
+			       !call_site(cu, a, &src, &ln)))
 			continue;
 		if (ln != lineno)
 			continue;
@@ -514,6 +528,7 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		else
 			place_list__add(pl, a, cu, &f, die_func_name(&f));
 	}
+	free(inl);
 	return shared;
 }
 
