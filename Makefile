@@ -36,7 +36,9 @@ STATIC_ELFUTILS ?= 1
 have_archive = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a 2>/dev/null))
 ELFUTILS_STATIC = $(and $(filter 1,$(STATIC_ELFUTILS)),$(call have_archive,dw),\
 	$(call have_archive,elf),$(call have_archive,z),$(call have_archive,lzma))
-ELFUTILS_STATIC_LIBS = -Wl,-Bstatic -ldw -lelf $(if $(call have_archive,bz2),-lbz2) -llzma -lz \
+# --wrap=elf_compress: libdw's inflation of a compressed section comes to
+# lazy-section.c, which inflates a large one a page at a time.
+ELFUTILS_STATIC_LIBS = -Wl,--wrap=elf_compress -Wl,-Bstatic -ldw -lelf $(if $(call have_archive,bz2),-lbz2) -llzma -lz \
 	-Wl,-Bdynamic $(if $(call have_archive,bz2),,-lbz2)
 ELFUTILS_LIBS = $(if $(ELFUTILS_STATIC),$(ELFUTILS_STATIC_LIBS),\
 	$(shell $(PKG_CONFIG) --libs libdw libelf zlib liblzma))

@@ -466,6 +466,28 @@ if command -v g++ >/dev/null && want "c++"; then
 	fi
 fi
 
+# 6c. A giant C++ library as Debian ships it (issue 30): openjdk-17's
+# libjvm.so, its DWARF in openjdk-17-dbg's 156 MB debug file, every
+# .debug_* section SHF_COMPRESSED (zlib; .debug_info 124 MB, 257 MB
+# inflated).  A method, a line of it, -V, --cache -a and -F.
+JVM=$(find /usr/lib/jvm -path '*17*/server/libjvm.so' 2>/dev/null | head -n 1)
+if [ -n "$JVM" ] && want "libjvm"; then
+	jbid=$(readelf -n "$JVM" | sed -n 's/.*Build ID: //p')
+	if [ -f "/usr/lib/debug/.build-id/$(echo "$jbid" | cut -c1-2)/$(echo "$jbid" | cut -c3-).debug" ]; then
+		bench_both "libjvm: method" probe -x "$JVM" -D 'jni_FindClass name'
+		bench_both "libjvm: source line" probe -x "$JVM" -D 'jni_FindClass:1 name'
+		bench_both "libjvm: -V" probe -x "$JVM" -V jni_FindClass
+		bench_both "libjvm: -F" probe -x "$JVM" -F
+		home=$HOME
+		export HOME="$WORK/home-jvm"
+		rm -rf "$HOME" && mkdir -p "$HOME"
+		bench_both "libjvm: --cache -a" probe -q --cache -n -x "$JVM" -a 'jni_FindClass name'
+		export HOME="$home"
+	else
+		skip "libjvm" "no openjdk-17-dbg (make bench installs it)"
+	fi
+fi
+
 # 7. The first probe on a cold host (empty build-id cache, empty debuginfod
 # client cache), through a local debuginfod serving python3.11d's debuginfo:
 # the probe cache section embedded in it (--embed) against the full

@@ -39,10 +39,11 @@ qemu-system-x86 busybox-static xz-utils linux-image-6.1.0-57-amd64-dbg linux-sou
 	--install) pkgs="$pkgs asciidoctor" ;;
 	# `make check-format` and `make shellcheck`.
 	--check) pkgs="$pkgs shellcheck" ;;
-	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d, and
-	# the debug libstdc++ (a large C++ -F and -V, tools/perf/tests/compat.sh).
+	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d, the
+	# debug libstdc++ (a large C++ -F and -V, tools/perf/tests/compat.sh),
+	# and openjdk-17's libjvm.so with its compressed DWARF (156 MB).
 	--bench) pkgs="$pkgs linux-perf python3.11-dbg bc time debuginfod
-linux-image-6.1.0-57-cloud-amd64-dbg libstdc++6-12-dbg" ;;
+linux-image-6.1.0-57-cloud-amd64-dbg libstdc++6-12-dbg openjdk-17-dbg" ;;
 	# `make fuzz`: clang and its libFuzzer runtime.
 	--fuzz) pkgs="$pkgs clang-14 libclang-rt-14-dev" ;;
 	*)

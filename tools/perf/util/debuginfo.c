@@ -19,6 +19,9 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
+/* The SHF_COMPRESSED sections of one debuginfo inflated a page at a time. */
+#define LAZY_INFLATED_MAX 12
+
 struct debuginfo {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -29,7 +32,16 @@ struct debuginfo {
 	char *debug_file;	       /* the preferred debuginfo file */
 	struct strbuf refused;	       /* why a debuginfo file found was of another build */
 	struct lazy_region *lazy_info; /* a large .debug_info, read page by page */
+	struct lazy_region *inflated[LAZY_INFLATED_MAX]; /* compressed sections, inflated lazily */
+	int ninflated;
 };
+
+/*
+ * A compressed section that inflates to at least this many bytes is
+ * inflated a page at a time (lazy-section.h), the others whole by libelf;
+ * PERF_DEBUGINFO_LAZY_MIN lowers it too.
+ */
+#define LAZY_INFLATE_MIN (16UL << 20)
 
 /*
  * A .debug_info of at least this many bytes is read one page at a time
@@ -166,7 +178,7 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 			  struct strbuf *why)
 {
 	struct debuginfo *dbg;
-	int fd, lazy_fd;
+	int fd, lazy_fd, refused = 0;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
@@ -197,8 +209,15 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 		goto nodata;
 	debuginfo_lazy_info(dbg, lazy_fd);
 	lazy_fd = -1;
+	lazy_section__inflate_begin(getenv("PERF_DEBUGINFO_LAZY_MIN") ? lazy_debug_info_min()
+								      : LAZY_INFLATE_MIN);
 	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
+	dbg->ninflated = lazy_section__inflate_end(dbg->inflated, LAZY_INFLATED_MAX, &refused);
 	debuginfod__progress_end();
+	if (refused) {
+		debuginfo__delete(dbg);
+		return -EBADMSG;
+	}
 	if (!dbg->dw) {
 		/* A .debug_info that is there but unreadable is not "no DWARF". */
 		int err = dbg->refused.len	     ? -ESTALE
@@ -263,11 +282,29 @@ void debuginfo__delete(struct debuginfo *dbg)
 			 lazy_region__faults(dbg->lazy_info),
 			 lazy_region__uffd(dbg->lazy_info) ? "userfaultfd" : "mprotect");
 	lazy_region__delete(dbg->lazy_info);
+	for (int i = 0; i < dbg->ninflated; i++) {
+		struct lazy_region *r = dbg->inflated[i];
+		size_t restarts, bytes = lazy_region__inflated(r, &restarts);
+
+		pr_debug(
+			"debuginfo: %zu of %zu pages of a compressed section inflated, %zu on a fault (%s), %zu KiB inflated, %zu restarts\n",
+			lazy_region__filled(r), lazy_region__pages(r), lazy_region__faults(r),
+			lazy_region__uffd(r) ? "userfaultfd" : "mprotect", bytes >> 10, restarts);
+		lazy_region__delete(r);
+	}
 	free(dbg->path);
 	free(dbg->source_dir);
 	free(dbg->debug_file);
 	strbuf_release(&dbg->refused);
 	free(dbg);
+}
+
+bool debuginfo__corrupt(const struct debuginfo *dbg)
+{
+	for (int i = 0; dbg && i < dbg->ninflated; i++)
+		if (lazy_region__corrupt(dbg->inflated[i]))
+			return true;
+	return false;
 }
 
 void debuginfo__set_source_dir(struct debuginfo *dbg, const char *dir)

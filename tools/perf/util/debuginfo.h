@@ -50,6 +50,13 @@ int debuginfo__open(const char *path, const char *debug_file, struct debuginfo *
 void debuginfo__delete(struct debuginfo *dbg);
 
 /*
+ * Did a compressed section inflated lazily turn out corrupt (truncated,
+ * not deflate, shorter than it claims) in what was read so far?  What
+ * libdw read there were zeros: nothing found since may be trusted.
+ */
+bool debuginfo__corrupt(const struct debuginfo *dbg);
+
+/*
  * -s DIR: read source files (lazy patterns, -L) under @dir: DIR/PATH, or
  * DIR with leading components of PATH dropped.  NULL: as DWARF names them.
  * @dir is copied.

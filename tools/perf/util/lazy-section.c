@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "util/elf-util.h"
 #include "util/lazy-section.h"
@@ -37,10 +39,51 @@ struct lazy_region {
 	/* uffd mode: what UFFDIO_COPY copies from, LAZY_BOUNCE_PAGES; the handler
 	 * and a prefetch never use it at once (a prefetch reads no region). */
 	char *bounce;
-	size_t filled;	     /* pages filled so far */
-	size_t faults;	     /* of them, on a fault (not prefetched) */
-	unsigned char *done; /* a bit per page: filled (a fault there is not ours) */
-	int used;	     /* read by the handler: set last, cleared first */
+	size_t filled;		 /* pages filled so far */
+	size_t faults;		 /* of them, on a fault (not prefetched) */
+	unsigned char *done;	 /* a bit per page: filled (a fault there is not ours) */
+	struct lazy_inflate *zs; /* the bytes are a zlib stream's, inflated: not the file's */
+	int used;		 /* read by the handler: set last, cleared first */
+};
+
+/*
+ * An SHF_COMPRESSED section read as the bytes it inflates to, a page at a
+ * time, with restart points as zlib's zran example keeps them: every
+ * LAZY_SPAN bytes of output at a deflate block's end, the input's bit
+ * position and the 32 KiB of output before it, so a page is at most
+ * LAZY_SPAN bytes of inflation away from one.  The points are kept as
+ * they are first passed; a page ahead of the stream within LAZY_SPAN goes
+ * on from where it is.  The handler inflates: zlib's state and window
+ * come from the arena (no malloc in a signal handler), the points from a
+ * mapping of the most there can be (its untouched pages cost nothing).
+ * An error of the stream (corrupt, truncated, shorter than it claims)
+ * reads zeros from there and marks the region corrupt, which the reader
+ * asks after (lazy_region__corrupt()).
+ */
+#define LAZY_SPAN (1UL << 20)
+#define LAZY_WINDOW 32768U
+#define LAZY_ARENA (64U << 10)
+
+struct lazy_point {
+	size_t out, in; /* output and input offsets */
+	int bits;	/* bits of in[-1] still to be read */
+	unsigned char window[LAZY_WINDOW];
+};
+
+struct lazy_inflate {
+	const unsigned char *in; /* the stream, its zlib header first */
+	size_t in_len, size;	 /* its bytes, and those it inflates to */
+	z_stream z;
+	size_t pos; /* the output offset of z's next byte; SIZE_MAX: no stream */
+	bool corrupt, ended;
+	struct lazy_point *pts;
+	size_t npts, maxpts;
+	size_t inflated, restarts;	/* bytes inflated in all, restarts made */
+	bool drop;			/* in is a file's mapping: what was read can be let go */
+	size_t dropped;			/* in[0, dropped) let go (MADV_DONTNEED) */
+	unsigned char win[LAZY_WINDOW]; /* the last output, at pos % LAZY_WINDOW */
+	size_t arena_used;
+	unsigned char arena[LAZY_ARENA] __attribute__((aligned(16)));
 };
 
 /*
@@ -49,7 +92,7 @@ struct lazy_region {
  * the page size live here.  Small and fixed (no allocation in the handler);
  * a debuginfo opens one region.
  */
-#define LAZY_REGIONS_MAX 8
+#define LAZY_REGIONS_MAX 16
 static struct lazy_region lazy_regions[LAZY_REGIONS_MAX];
 static int lazy_regions_used;
 static struct sigaction lazy_prev_segv, lazy_prev_bus;
@@ -69,6 +112,186 @@ static void mark_filled(struct lazy_region *r, size_t k, size_t end)
 	}
 }
 
+static voidpf arena_alloc(voidpf opaque, uInt items, uInt size)
+{
+	struct lazy_inflate *zs = opaque;
+	size_t n = ((size_t)items * size + 15) & ~(size_t)15;
+
+	if (n > LAZY_ARENA - zs->arena_used)
+		return Z_NULL;
+	zs->arena_used += n;
+	return zs->arena + zs->arena_used - n;
+}
+
+static void arena_free(voidpf opaque, voidpf p)
+{
+	/* The state and the window live as long as the region. */
+}
+
+static void inflate_free(struct lazy_inflate *zs)
+{
+	if (!zs)
+		return;
+	if (zs->pts)
+		munmap(zs->pts, zs->maxpts * sizeof(*zs->pts));
+	free(zs); /* z's state is in the arena */
+}
+
+/* Back to the start of the stream (@p NULL) or to point @p. */
+static int inflate_restart(struct lazy_inflate *zs, const struct lazy_point *p)
+{
+	size_t have;
+
+	if (inflateReset2(&zs->z, p ? -15 : 15) != Z_OK)
+		return -1;
+	zs->ended = false;
+	if (!p) {
+		zs->z.next_in = (Bytef *)zs->in;
+		zs->z.avail_in = zs->in_len > UINT_MAX ? UINT_MAX : (uInt)zs->in_len;
+		zs->pos = 0;
+		return 0;
+	}
+	zs->z.next_in = (Bytef *)zs->in + p->in;
+	zs->z.avail_in = zs->in_len - p->in > UINT_MAX ? UINT_MAX : (uInt)(zs->in_len - p->in);
+	if (p->bits && inflatePrime(&zs->z, p->bits, zs->in[p->in - 1] >> (8 - p->bits)) != Z_OK)
+		return -1;
+	have = p->out < LAZY_WINDOW ? p->out : LAZY_WINDOW;
+	if (inflateSetDictionary(&zs->z, p->window + LAZY_WINDOW - have, (uInt)have) != Z_OK)
+		return -1;
+	/* The window as it was, at its place in win for the points after this one. */
+	for (size_t i = 0; i < have; i++)
+		zs->win[(p->out - have + i) % LAZY_WINDOW] = p->window[LAZY_WINDOW - have + i];
+	zs->pos = p->out;
+	return 0;
+}
+
+/* A restart point at zs->pos, the last LAZY_WINDOW bytes out before it. */
+static void inflate_mark(struct lazy_inflate *zs)
+{
+	struct lazy_point *p = &zs->pts[zs->npts];
+	size_t have = zs->pos < LAZY_WINDOW ? zs->pos : LAZY_WINDOW;
+
+	p->out = zs->pos;
+	p->in = (size_t)(zs->z.next_in - zs->in);
+	p->bits = zs->z.data_type & 7;
+	for (size_t i = 0; i < have; i++)
+		p->window[LAZY_WINDOW - have + i] = zs->win[(zs->pos - have + i) % LAZY_WINDOW];
+	zs->npts++;
+}
+
+/*
+ * The input read so far, 4 MiB at a time, given back (it reads again from
+ * the page cache when a restart needs it): the pages of a file's mapping
+ * read once would otherwise stay resident, as much as the section.
+ */
+static void inflate_let_go(struct lazy_inflate *zs)
+{
+	uintptr_t page = lazy_page_size - 1;
+	uintptr_t lo = ((uintptr_t)zs->in + zs->dropped + page) & ~page;
+	uintptr_t hi = (uintptr_t)zs->z.next_in & ~page;
+
+	if (!zs->drop || hi < lo + (4U << 20))
+		return;
+	/* Only while the region reads (no restart keeps a point before it). */
+	if (!madvise((void *)lo, hi - lo, MADV_DONTNEED))
+		zs->dropped = hi - (uintptr_t)zs->in;
+}
+
+/*
+ * Is [@p, +@len) in one mapping of a file (/proc/self/maps)?  libelf
+ * maps the file it reads (libdwfl: private, writable, and the bytes of a
+ * compressed section are never written); where it read the file into
+ * its own memory, letting that go would lose it.
+ */
+static bool in_file_mapping(const void *p, size_t len)
+{
+	char line[512];
+	bool ok = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return false;
+	while (!ok && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, off, ino;
+		char perms[8]; /* read past */
+		unsigned maj, min;
+
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &lo, &hi, perms, &off, &maj, &min,
+			   &ino) == 7 &&
+		    (uintptr_t)p >= lo && (uintptr_t)p + len <= hi)
+			ok = ino != 0; /* libdwfl's: rw-p, of which no one writes these bytes */
+	}
+	fclose(f);
+	return ok;
+}
+
+/*
+ * The inflated bytes [@from, @from + @len) into @dst: zeros where the
+ * stream ends or fails (then corrupt).  Async-signal-safe: zlib only.
+ */
+static void inflate_range(struct lazy_region *r, size_t from, size_t len, unsigned char *dst)
+{
+	struct lazy_inflate *zs = r->zs;
+	size_t end = from + len;
+	const struct lazy_point *best = NULL;
+
+	memset(dst, 0, len);
+	if (zs->corrupt)
+		return;
+	for (size_t i = zs->npts; i-- > 0;)
+		if (zs->pts[i].out <= from) {
+			best = &zs->pts[i];
+			break;
+		}
+	/* Go on from here when that is no farther than a restart. */
+	if (zs->pos == SIZE_MAX || zs->pos > from ||
+	    (best && best->out > zs->pos && from - zs->pos > LAZY_SPAN)) {
+		zs->restarts++;
+		if (inflate_restart(zs, best)) {
+			zs->corrupt = true;
+			return;
+		}
+	}
+	while (zs->pos < end) {
+		size_t at = zs->pos % LAZY_WINDOW, n;
+		int ret;
+
+		if (zs->ended) {
+			zs->corrupt = true; /* shorter than it claims */
+			return;
+		}
+		zs->z.next_out = zs->win + at;
+		zs->z.avail_out = LAZY_WINDOW - (uInt)at;
+		ret = inflate(&zs->z, Z_BLOCK);
+		n = LAZY_WINDOW - at - zs->z.avail_out;
+		if (ret != Z_OK && ret != Z_STREAM_END) {
+			zs->corrupt = true;
+			zs->pos = SIZE_MAX;
+			return;
+		}
+		if (ret == Z_STREAM_END)
+			zs->ended = true;
+		if (n == 0 && ret == Z_OK && !zs->z.avail_in) {
+			zs->corrupt = true; /* truncated */
+			zs->pos = SIZE_MAX;
+			return;
+		}
+		/* What of it falls in [from, end). */
+		if (zs->pos + n > from && zs->pos < end) {
+			size_t lo = zs->pos > from ? zs->pos : from;
+			size_t hi = zs->pos + n < end ? zs->pos + n : end;
+
+			memcpy(dst + (lo - from), zs->win + at + (lo - zs->pos), hi - lo);
+		}
+		zs->pos += n;
+		zs->inflated += n;
+		inflate_let_go(zs);
+		if ((zs->z.data_type & 128) && !(zs->z.data_type & 64) && zs->npts < zs->maxpts &&
+		    zs->pos >= (zs->npts ? zs->pts[zs->npts - 1].out : 0) + LAZY_SPAN)
+			inflate_mark(zs);
+	}
+}
+
 /*
  * userfaultfd mode: pages [@k, @end) copied in from the file (pread into
  * the bounce buffer, UFFDIO_COPY), zeros past its end and where it can not
@@ -84,9 +307,21 @@ static int uffd_fill(struct lazy_region *r, size_t k, size_t end)
 					    .src = (unsigned long)r->bounce,
 					    .len = len };
 
-		if (from < r->file_size)
+		if (r->zs) {
+			size_t at = k * lazy_page_size, m = len;
+
+			if (at > r->zs->size)
+				m = 0;
+			else if (r->zs->size - at < len)
+				m = r->zs->size - at;
+			memset(r->bounce + m, 0, len - m);
+			if (m)
+				inflate_range(r, at, m, (unsigned char *)r->bounce);
+		} else if (from < r->file_size) {
 			want = (size_t)(r->file_size - from) < len ? (size_t)(r->file_size - from)
 								   : len;
+		}
+		got = r->zs ? len : 0;
 		while (got < want) {
 			ssize_t m = pread(r->fd, r->bounce + got, want - got, from + (off_t)got);
 
@@ -125,6 +360,21 @@ static int prot_fill(struct lazy_region *r, size_t k, size_t end)
 {
 	char *page = r->base + k * lazy_page_size;
 	size_t file_end = end < r->in_file ? end : r->in_file;
+
+	if (r->zs) {
+		size_t at = k * lazy_page_size, len = (end - k) * lazy_page_size;
+
+		if (mprotect(page, len, PROT_READ | PROT_WRITE))
+			return -1;
+		memset(page, 0, len);
+		if (at < r->zs->size)
+			inflate_range(r, at, r->zs->size - at < len ? r->zs->size - at : len,
+				      (unsigned char *)page);
+		if (mprotect(page, len, PROT_READ))
+			return -1;
+		mark_filled(r, k, end);
+		return 0;
+	}
 
 	if (k < file_end && mmap(page, (file_end - k) * lazy_page_size, PROT_READ,
 				 MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, r->fd,
@@ -240,10 +490,12 @@ static int uffd_open(char *base, size_t size)
 	return uffd;
 }
 
-int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out, void **addr)
+/* A region of @fd's bytes (@zs NULL: @fd taken) or of @zs's (taken; @fd -1). */
+static int region_new(int fd, off_t offset, size_t size, struct lazy_inflate *zs,
+		      struct lazy_region **out, void **addr)
 {
 	struct lazy_region *r = NULL;
-	struct stat st;
+	struct stat st = { 0 };
 	void *base;
 	int err;
 
@@ -251,10 +503,12 @@ int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out
 		if (!lazy_regions[i].used)
 			r = &lazy_regions[i];
 	if (!r || !size || offset < 0) {
-		close(fd);
+		if (fd >= 0)
+			close(fd);
+		inflate_free(zs);
 		return r ? -EINVAL : -ENOSPC;
 	}
-	if (fstat(fd, &st)) {
+	if (!zs && fstat(fd, &st)) {
 		err = -errno;
 		close(fd);
 		return err;
@@ -271,9 +525,12 @@ int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out
 	r->file_size = st.st_size;
 	r->uffd = -1;
 	r->bounce = NULL;
+	r->zs = NULL;
 	r->done = calloc(r->map_size / lazy_page_size / 8 + 1, 1);
 	if (!r->done) {
-		close(fd);
+		if (fd >= 0)
+			close(fd);
+		inflate_free(zs);
 		return -ENOMEM;
 	}
 	/* Readable and missing (userfaultfd), else PROT_NONE. */
@@ -305,6 +562,7 @@ int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out
 	lazy_regions_used++;
 	r->base = base;
 	r->fd = fd;
+	r->zs = zs;
 	r->filled = 0;
 	r->faults = 0;
 	__atomic_store_n(&r->used, 1, __ATOMIC_RELEASE);
@@ -321,8 +579,57 @@ fail:
 	r->bounce = NULL;
 	free(r->done);
 	r->done = NULL;
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	inflate_free(zs);
 	return err;
+}
+
+int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out, void **addr)
+{
+	return region_new(fd, offset, size, NULL, out, addr);
+}
+
+int lazy_region__new_inflate(const void *in, size_t in_len, size_t size, struct lazy_region **out,
+			     void **addr)
+{
+	struct lazy_inflate *zs = calloc(1, sizeof(*zs));
+	if (!zs)
+		return -ENOMEM;
+	zs->in = in;
+	zs->in_len = in_len;
+	zs->size = size;
+	zs->pos = SIZE_MAX;
+	zs->z.zalloc = arena_alloc;
+	zs->z.zfree = arena_free;
+	zs->z.opaque = zs;
+	zs->maxpts = size / LAZY_SPAN + 1;
+	if (!lazy_page_size)
+		lazy_page_size = (size_t)sysconf(_SC_PAGESIZE);
+	zs->drop = in_file_mapping(in, in_len);
+	zs->pts = mmap(NULL, zs->maxpts * sizeof(*zs->pts), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (zs->pts == MAP_FAILED) {
+		zs->pts = NULL;
+		inflate_free(zs);
+		return -ENOMEM;
+	}
+	if (inflateInit2(&zs->z, 15) != Z_OK) {
+		inflate_free(zs);
+		return -EINVAL;
+	}
+	return region_new(-1, 0, size, zs, out, addr);
+}
+
+size_t lazy_region__inflated(const struct lazy_region *r, size_t *restarts)
+{
+	*restarts = r && r->zs ? r->zs->restarts : 0;
+	return r && r->zs ? r->zs->inflated : 0;
+}
+
+bool lazy_region__corrupt(const struct lazy_region *r)
+{
+	return r && r->zs && r->zs->corrupt;
 }
 
 void lazy_region__delete(struct lazy_region *r)
@@ -335,7 +642,10 @@ void lazy_region__delete(struct lazy_region *r)
 		close(r->uffd);
 	if (r->bounce)
 		munmap(r->bounce, LAZY_BOUNCE_PAGES * lazy_page_size);
-	close(r->fd);
+	if (r->fd >= 0)
+		close(r->fd);
+	inflate_free(r->zs);
+	r->zs = NULL;
 	free(r->done);
 	r->done = NULL;
 	r->bounce = NULL;
@@ -425,4 +735,108 @@ int lazy_section__attach(Elf *elf, const char *name, int fd, size_t min_size,
 keep:
 	close(fd);
 	return 0;
+}
+
+/* What lazy_section__inflate_begin() set, for the wrapper libdw calls. */
+static struct {
+	bool on;
+	size_t min_size;
+	int nr, refused;
+	struct lazy_region *regions[LAZY_REGIONS_MAX];
+} lazy_inflating;
+
+int lazy_section__inflate(Elf_Scn *scn, size_t min_size, struct lazy_region **out)
+{
+	GElf_Shdr shdr;
+	GElf_Chdr ch;
+	Elf_Data *raw, *data;
+	size_t hdr;
+	uint32_t second;
+	void *addr;
+
+	*out = NULL;
+	if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_COMPRESSED) ||
+	    shdr.sh_type == SHT_NOBITS || !gelf_getchdr(scn, &ch) ||
+	    ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size < min_size || !ch.ch_size)
+		return 0;
+	raw = elf_rawdata(scn, NULL);
+	if (!raw || !raw->d_buf || raw->d_size <= sizeof(Elf64_Chdr))
+		return -EBADMSG;
+	/* The header's second word: ch_reserved (0) of ELFCLASS64, ch_size of ELFCLASS32. */
+	memcpy(&second, (const char *)raw->d_buf + 4, sizeof(second));
+	hdr = second ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
+	/* Deflate makes at most 1032 bytes of one: a claim past that is a lie. */
+	if (ch.ch_size / 1032 > raw->d_size)
+		return -EBADMSG;
+	data = elf_getdata(scn, NULL);
+	if (!data || lazy_region__new_inflate((const char *)raw->d_buf + hdr, raw->d_size - hdr,
+					      ch.ch_size, out, &addr))
+		return 0; /* libelf inflates it, as without us */
+	shdr.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
+	shdr.sh_size = ch.ch_size;
+	shdr.sh_addralign = ch.ch_addralign;
+	if (!gelf_update_shdr(scn, &shdr)) {
+		lazy_region__delete(*out);
+		*out = NULL;
+		return 0;
+	}
+	data->d_buf = addr;
+	data->d_size = ch.ch_size;
+	data->d_type = ELF_T_BYTE;
+	data->d_align = ch.ch_addralign;
+	return 1;
+}
+
+void lazy_section__inflate_begin(size_t min_size)
+{
+	lazy_inflating.on = true;
+	lazy_inflating.min_size = min_size;
+	lazy_inflating.nr = 0;
+	lazy_inflating.refused = 0;
+}
+
+int lazy_section__inflate_end(struct lazy_region **regions, int max, int *refused)
+{
+	int n = lazy_inflating.nr < max ? lazy_inflating.nr : max;
+
+	for (int i = 0; i < lazy_inflating.nr; i++) {
+		if (i < n)
+			regions[i] = lazy_inflating.regions[i];
+		else
+			lazy_region__delete(lazy_inflating.regions[i]);
+	}
+	*refused = lazy_inflating.refused;
+	lazy_inflating.on = false;
+	lazy_inflating.nr = 0;
+	return n;
+}
+
+/*
+ * libdw asks libelf to inflate each SHF_COMPRESSED .debug_* section as it
+ * opens a file's DWARF (elf_compress(scn, 0, 0)); the perf binary is
+ * linked with --wrap=elf_compress, so that call comes here: between
+ * begin and end a large zlib section becomes a lazy region instead.
+ * Without the wrap (shared libdw) nothing calls this and __real_ is not
+ * needed: libelf inflates as it always did.
+ */
+int __real_elf_compress(Elf_Scn *scn, int type, unsigned int flags) __attribute__((weak));
+int __wrap_elf_compress(Elf_Scn *scn, int type, unsigned int flags);
+
+int __wrap_elf_compress(Elf_Scn *scn, int type, unsigned int flags)
+{
+	struct lazy_region *r;
+	int ret;
+
+	if (lazy_inflating.on && type == 0 && lazy_inflating.nr < LAZY_REGIONS_MAX) {
+		ret = lazy_section__inflate(scn, lazy_inflating.min_size, &r);
+		if (ret == 1) {
+			lazy_inflating.regions[lazy_inflating.nr++] = r;
+			return 1;
+		}
+		if (ret < 0) {
+			lazy_inflating.refused++;
+			return -1;
+		}
+	}
+	return __real_elf_compress(scn, type, flags);
 }

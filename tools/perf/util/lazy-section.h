@@ -77,4 +77,39 @@ bool lazy_region__uffd(const struct lazy_region *r);
 int lazy_section__attach(Elf *elf, const char *name, int fd, size_t min_size,
 			 struct lazy_region **out);
 
+/*
+ * A region of @size bytes that reads as what the zlib stream @in
+ * (@in_len bytes, its header first) inflates to, a page at a time, from
+ * restart points kept as it goes (no more than 1 MiB of inflation a
+ * page); @in must stay mapped as long as the region.  0 or -errno.
+ */
+int lazy_region__new_inflate(const void *in, size_t in_len, size_t size, struct lazy_region **out,
+			     void **addr);
+
+/* The bytes @r inflated so far (more than its size after restarts), and its restarts. */
+size_t lazy_region__inflated(const struct lazy_region *r, size_t *restarts);
+
+/* Did the stream of @r fail (corrupt, truncated, shorter than it says)? It read zeros there. */
+bool lazy_region__corrupt(const struct lazy_region *r);
+
+/*
+ * Make the SHF_COMPRESSED (zlib) section @scn a region of what it
+ * inflates to when that is at least @min_size bytes: its header then
+ * says so (no SHF_COMPRESSED, the inflated size) and its Elf_Data points
+ * at the region, as after elf_compress(@scn, 0, 0).  1 (the region in
+ * *@out), 0 (left as it is), -EBADMSG (a header that lies: more than
+ * deflate can make of the bytes there).
+ */
+int lazy_section__inflate(Elf_Scn *scn, size_t min_size, struct lazy_region **out);
+
+/*
+ * Between begin and end, libdw's elf_compress(scn, 0, 0) of a section of
+ * at least @min_size bytes goes through lazy_section__inflate() (the perf
+ * binary wraps elf_compress; elsewhere libelf inflates as always).  End
+ * gives the regions made (at most @max; the others deleted) and how many
+ * sections were refused, which libdw then lacks.
+ */
+void lazy_section__inflate_begin(size_t min_size);
+int lazy_section__inflate_end(struct lazy_region **regions, int max, int *refused);
+
 #endif
