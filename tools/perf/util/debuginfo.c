@@ -34,6 +34,7 @@ struct debuginfo {
 	struct lazy_region *lazy_info; /* a large .debug_info, read page by page */
 	struct lazy_region *inflated[LAZY_INFLATED_MAX]; /* compressed sections, inflated lazily */
 	int ninflated;
+	bool said_corrupt; /* debuginfo__check() said it once */
 };
 
 /*
@@ -299,12 +300,18 @@ void debuginfo__delete(struct debuginfo *dbg)
 	free(dbg);
 }
 
-bool debuginfo__corrupt(const struct debuginfo *dbg)
+int debuginfo__check(struct debuginfo *dbg, int ret)
 {
-	for (int i = 0; dbg && i < dbg->ninflated; i++)
-		if (lazy_region__corrupt(dbg->inflated[i]))
-			return true;
-	return false;
+	for (int i = 0; dbg && i < dbg->ninflated; i++) {
+		if (lazy_region__corrupt(dbg->inflated[i])) {
+			if (!dbg->said_corrupt)
+				pr_err("Error: Failed to read the debuginfo of %s: it is corrupt\n",
+				       dbg->path);
+			dbg->said_corrupt = true;
+			return -EBADMSG;
+		}
+	}
+	return ret;
 }
 
 void debuginfo__set_source_dir(struct debuginfo *dbg, const char *dir)

@@ -50,11 +50,12 @@ int debuginfo__open(const char *path, const char *debug_file, struct debuginfo *
 void debuginfo__delete(struct debuginfo *dbg);
 
 /*
- * Did a compressed section inflated lazily turn out corrupt (truncated,
- * not deflate, shorter than it claims) in what was read so far?  What
- * libdw read there were zeros: nothing found since may be trusted.
+ * @ret, unless a compressed section inflated lazily turned out corrupt
+ * (truncated, not deflate, shorter than it claims) in what was read so
+ * far: what libdw read there were zeros, so nothing found may be
+ * trusted; then said in one line (once) and -EBADMSG.
  */
-bool debuginfo__corrupt(const struct debuginfo *dbg);
+int debuginfo__check(struct debuginfo *dbg, int ret);
 
 /*
  * -s DIR: read source files (lazy patterns, -L) under @dir: DIR/PATH, or

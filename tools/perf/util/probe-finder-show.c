@@ -433,7 +433,8 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		if (!f && fl.nr)
 			f = &fl.f[0];
 		if (!f) {
-			pr_err("Specified source line is not found.\n");
+			if (!debuginfo__check(dbg, 0))
+				pr_err("Specified source line is not found.\n");
 			func_list__clear(&fl);
 			return -ENOENT;
 		}

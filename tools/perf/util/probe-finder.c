@@ -1129,6 +1129,8 @@ int probe_finder__places(struct debuginfo *dbg, const struct perf_probe_event *p
 	}
 	if (ret < 0)
 		return ret;
+	if (pl->nr == 0 && debuginfo__check(dbg, 0))
+		return -EBADMSG; /* not "not found": what was read is not the file's */
 	if (pl->nr == 0) {
 		struct next_line nl = { pp->file, pp->line, 0 };
 
@@ -1181,7 +1183,7 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 	int ret = 0, n = 0, *why;
 
 	pr_debug("Try to find probe point from debuginfo.\n");
-	ret = probe_finder__places(dbg, pev, opts, &pl);
+	ret = debuginfo__check(dbg, probe_finder__places(dbg, pev, opts, &pl));
 	if (ret)
 		goto out;
 	if (pl.nr > opts->max_probes) {
@@ -1232,6 +1234,7 @@ int debuginfo__find_trace_events(struct debuginfo *dbg, const struct perf_probe_
 	}
 	free(skip);
 	free(why);
+	ret = debuginfo__check(dbg, ret); /* zeros read from a corrupt section: nothing */
 	if (ret) {
 		/* tevs[n] is the place that failed, filled in part. */
 		for (int i = 0; i <= n && i < pl.nr; i++)

@@ -580,7 +580,8 @@ int show_available_vars(struct perf_probe_event *pevs, int npevs, bool externs, 
 		/* A plain FUNC not found is told in perf's words below. */
 		opts.quiet_missing = t.uprobes && plain_function(&pevs[i].point);
 		if (!ret)
-			ret = debuginfo__show_vars(dbg, &pevs[i], &opts, externs, range, sf);
+			ret = debuginfo__check(dbg, debuginfo__show_vars(dbg, &pevs[i], &opts,
+									 externs, range, sf));
 		if (ret == -ENOENT && opts.quiet_missing)
 			ret = vars_not_found(&t, pevs[i].point.function);
 		debuginfo__delete(dbg);
@@ -636,7 +637,8 @@ int show_line_range(const char *spec, const char *target, bool user)
 		func = head;
 	ret = open_target_debuginfo(&pev, &t, &dbg);
 	if (!ret) {
-		ret = debuginfo__show_lines(dbg, func, file, (int)start, (int)end);
+		ret = debuginfo__check(
+			dbg, debuginfo__show_lines(dbg, func, file, (int)start, (int)end));
 		debuginfo__delete(dbg);
 		probe_target__clear(&t);
 	}
