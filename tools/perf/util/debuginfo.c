@@ -42,7 +42,7 @@ struct debuginfo {
  * inflated a page at a time (lazy-section.h), the others whole by libelf;
  * PERF_DEBUGINFO_LAZY_MIN lowers it too.
  */
-#define LAZY_INFLATE_MIN (16UL << 20)
+#define LAZY_INFLATE_MIN (1UL << 20)
 
 /*
  * A .debug_info of at least this many bytes is read one page at a time

@@ -261,9 +261,12 @@ static void inflate_range(struct lazy_region *r, size_t from, size_t len, unsign
 			return;
 		}
 		zs->z.next_out = zs->win + at;
-		zs->z.avail_out = LAZY_WINDOW - (uInt)at;
+		/* Up to @end, not past: the next page read is most often the next one. */
+		zs->z.avail_out = end - zs->pos < LAZY_WINDOW - at ? (uInt)(end - zs->pos)
+								   : LAZY_WINDOW - (uInt)at;
+		n = zs->z.avail_out;
 		ret = inflate(&zs->z, Z_BLOCK);
-		n = LAZY_WINDOW - at - zs->z.avail_out;
+		n -= zs->z.avail_out;
 		if (ret != Z_OK && ret != Z_STREAM_END) {
 			zs->corrupt = true;
 			zs->pos = SIZE_MAX;
