@@ -478,10 +478,17 @@ if [ -n "$JVM" ] && want "libjvm"; then
 		bench_both "libjvm: source line" probe -x "$JVM" -D 'jni_FindClass:1 name'
 		bench_both "libjvm: -V" probe -x "$JVM" -V jni_FindClass
 		bench_both "libjvm: -F" probe -x "$JVM" -F
+		# the first add to the cache: each run after the cache is emptied
 		home=$HOME
 		export HOME="$WORK/home-jvm"
-		rm -rf "$HOME" && mkdir -p "$HOME"
-		bench_both "libjvm: --cache -a" probe -q --cache -n -x "$JVM" -a 'jni_FindClass name'
+		mkdir -p "$HOME"
+		if want "libjvm: --cache -a"; then
+			# shellcheck disable=SC2016 # expanded by the wrapper shell
+			wrap='rm -rf "$HOME/.debug" && exec "$0" "$@"'
+			measure "$WORK/o" sh -c "$wrap" "$OURS" probe -q --cache -n -x "$JVM" -a 'jni_FindClass name'
+			measure "$WORK/t" sh -c "$wrap" "$THEIRS" probe -q --cache -n -x "$JVM" -a 'jni_FindClass name'
+			report "libjvm: --cache -a" "$WORK/o" "$WORK/t"
+		fi
 		export HOME="$home"
 	else
 		skip "libjvm" "no openjdk-17-dbg (make bench installs it)"
