@@ -174,6 +174,16 @@ static bool has_debug_info(Dwfl_Module *mod)
 	       shdr.sh_type != SHT_NOBITS;
 }
 
+/* Is the module's file ET_REL (a kernel module)? */
+static bool relocatable(struct debuginfo *dbg)
+{
+	GElf_Addr bias;
+	GElf_Ehdr ehdr;
+	Elf *elf = dwfl_module_getelf(dbg->mod, &bias);
+
+	return !elf || !gelf_getehdr(elf, &ehdr) || ehdr.e_type == ET_REL;
+}
+
 /* Open @path, its DWARF taken from @debug_file first when not NULL. */
 static int debuginfo_open(const char *path, const char *debug_file, struct debuginfo **out,
 			  struct strbuf *why)
@@ -210,8 +220,11 @@ static int debuginfo_open(const char *path, const char *debug_file, struct debug
 		goto nodata;
 	debuginfo_lazy_info(dbg, lazy_fd);
 	lazy_fd = -1;
-	lazy_section__inflate_begin(getenv("PERF_DEBUGINFO_LAZY_MIN") ? lazy_debug_info_min()
-								      : LAZY_INFLATE_MIN);
+	/* libdwfl relocates an ET_REL file's DWARF in place: not in a read-only region. */
+	if (!relocatable(dbg))
+		lazy_section__inflate_begin(getenv("PERF_DEBUGINFO_LAZY_MIN")
+						    ? lazy_debug_info_min()
+						    : LAZY_INFLATE_MIN);
 	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
 	dbg->ninflated = lazy_section__inflate_end(dbg->inflated, LAZY_INFLATED_MAX, &refused);
 	debuginfod__progress_end();
