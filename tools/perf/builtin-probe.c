@@ -357,10 +357,11 @@ int cmd_probe(int argc, const char **argv)
 	};
 
 	argc = parse_options(argc, argv, options, probe_usage, 0);
-	if (argc == -2)
-		return 0;
-	if (argc < 0)
-		return 129;
+	if (argc < 0) {
+		/* -h (-2), or refused: what the options collected is freed all the same */
+		ret = argc == -2 ? 0 : 129;
+		goto out;
+	}
 	if (quiet && verbose) {
 		pr_err("  Error: -v and -q are exclusive.\n");
 		ret = exit_status(-EINVAL);
