@@ -488,7 +488,7 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		/* Only an inlined call of the line can map a row to it: not a walk a row. */
 		if (mapped && ninl < 0)
 			ninl = die_inline_entries_called_at(cu, lineno, &inl);
-		if (mapped && (!bsearch(&a, inl, ninl, sizeof(*inl), cmp_addr) ||
+		if (mapped && (!ninl || !bsearch(&a, inl, ninl, sizeof(*inl), cmp_addr) ||
 			       !call_site(cu, a, &src, &ln)))
 			continue;
 		if (ln != lineno)
