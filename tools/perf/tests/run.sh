@@ -50,7 +50,8 @@ if [ "${SANITIZE:-}" = 1 ]; then
 	# report's gist to the file, and abort_on_error makes a report a
 	# SIGABRT, which test_must_fail and test_refuses refuse.
 	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$tmp/san/ubsan"
-	export LSAN_OPTIONS="report_objects=1"
+	# A leak of glibc's own stdio is suppressed (tests/lsan.supp says why).
+	export LSAN_OPTIONS="report_objects=1:print_suppressions=0:suppressions=$(pwd)/tools/perf/tests/lsan.supp"
 	export PERF_SANITIZER_LOGS="$tmp/san"
 fi
 
