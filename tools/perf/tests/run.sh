@@ -51,7 +51,8 @@ if [ "${SANITIZE:-}" = 1 ]; then
 	# SIGABRT, which test_must_fail and test_refuses refuse.
 	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$tmp/san/ubsan"
 	# A leak of glibc's own stdio is suppressed (tests/lsan.supp says why).
-	export LSAN_OPTIONS="report_objects=1:print_suppressions=0:suppressions=$(pwd)/tools/perf/tests/lsan.supp"
+	LSAN_OPTIONS="report_objects=1:print_suppressions=0:suppressions=$PWD/tools/perf/tests/lsan.supp"
+	export LSAN_OPTIONS
 	export PERF_SANITIZER_LOGS="$tmp/san"
 fi
 
