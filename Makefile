@@ -13,7 +13,7 @@ PKG_CONFIG ?= pkg-config
 # The pkg-config module and the Debian package of each library.
 BUILD_LIBS := libelf:libelf-dev libdw:libdw-dev libdebuginfod:libdebuginfod-dev \
 	libtraceevent:libtraceevent-dev zlib:zlib1g-dev capstone:libcapstone-dev \
-	libbpf:libbpf-dev liblzma:liblzma-dev
+	libbpf:libbpf-dev liblzma:liblzma-dev libzstd:libzstd-dev
 PKGS := $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
 O := build
 
@@ -35,14 +35,15 @@ DLOPEN_PKGS := capstone libbpf libtraceevent libdebuginfod
 STATIC_ELFUTILS ?= 1
 have_archive = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a 2>/dev/null))
 ELFUTILS_STATIC = $(and $(filter 1,$(STATIC_ELFUTILS)),$(call have_archive,dw),\
-	$(call have_archive,elf),$(call have_archive,z),$(call have_archive,lzma))
+	$(call have_archive,elf),$(call have_archive,z),$(call have_archive,lzma),\
+	$(call have_archive,zstd))
 # --wrap=elf_compress: libdw's inflation of a compressed section comes to
 # lazy-section.c, which inflates a large one a page at a time.
-ELFUTILS_STATIC_LIBS = -Wl,--wrap=elf_compress -Wl,-Bstatic -ldw -lelf $(if $(call have_archive,bz2),-lbz2) -llzma -lz \
+ELFUTILS_STATIC_LIBS = -Wl,--wrap=elf_compress -Wl,-Bstatic -ldw -lelf $(if $(call have_archive,bz2),-lbz2) -llzma -lz -lzstd \
 	-Wl,-Bdynamic $(if $(call have_archive,bz2),,-lbz2)
 ELFUTILS_LIBS = $(if $(ELFUTILS_STATIC),$(ELFUTILS_STATIC_LIBS),\
-	$(shell $(PKG_CONFIG) --libs libdw libelf zlib liblzma))
-LINKED_PKGS = $(filter-out $(DLOPEN_PKGS) libdw libelf zlib liblzma,$(PKGS))
+	$(shell $(PKG_CONFIG) --libs libdw libelf zlib liblzma libzstd))
+LINKED_PKGS = $(filter-out $(DLOPEN_PKGS) libdw libelf zlib liblzma libzstd,$(PKGS))
 PKG_LIBS = $(ELFUTILS_LIBS) $(if $(LINKED_PKGS),$(shell $(PKG_CONFIG) --libs $(LINKED_PKGS))) \
 	-liberty -ldl
 # The unit tests and fuzz targets call some of them directly

@@ -16,10 +16,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY /* a stream in a workspace of ours: no malloc in the handler */
+#include <zstd.h>
 
 #include "util/elf-util.h"
 #include "util/lazy-section.h"
 
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2 /* the gABI's; glibc 2.36's elf.h lacks it */
+#endif
 #ifndef UFFD_USER_MODE_ONLY
 #define UFFD_USER_MODE_ONLY 1
 #endif
@@ -78,9 +83,13 @@ struct lazy_inflate {
 	bool corrupt, ended;
 	struct lazy_point *pts;
 	size_t npts, maxpts;
-	size_t inflated, restarts;	/* bytes inflated in all, restarts made */
-	bool drop;			/* in is a file's mapping: what was read can be let go */
-	size_t dropped;			/* in[0, dropped) let go (MADV_DONTNEED) */
+	size_t inflated, restarts; /* bytes inflated in all, restarts made */
+	bool drop;		   /* in is a file's mapping: what was read can be let go */
+	size_t dropped;		   /* in[0, dropped) let go (MADV_DONTNEED) */
+	/* zstd: one frame, read from its start only; every page passed is kept */
+	ZSTD_DStream *zd;
+	void *zd_work;
+	size_t zd_work_size, zd_in;
 	unsigned char win[LAZY_WINDOW]; /* the last output, at pos % LAZY_WINDOW */
 	size_t arena_used;
 	unsigned char arena[LAZY_ARENA] __attribute__((aligned(16)));
@@ -134,6 +143,8 @@ static void inflate_free(struct lazy_inflate *zs)
 		return;
 	if (zs->pts)
 		munmap(zs->pts, zs->maxpts * sizeof(*zs->pts));
+	if (zs->zd_work)
+		munmap(zs->zd_work, zs->zd_work_size);
 	free(zs); /* z's state is in the arena */
 }
 
@@ -397,8 +408,71 @@ static int prot_fill(struct lazy_region *r, size_t k, size_t end)
  * they can not be made readable.  Async-signal-safe: pread, ioctl, mmap,
  * mprotect and memset only.
  */
+/* Page @k of @r from @bytes, in either mode; -1 when it can not be made readable. */
+static int put_page(struct lazy_region *r, size_t k, const void *bytes)
+{
+	char *page = r->base + k * lazy_page_size;
+
+	if (r->uffd >= 0) {
+		struct uffdio_copy copy = { .dst = (unsigned long)page,
+					    .src = (unsigned long)bytes,
+					    .len = lazy_page_size };
+
+		if (ioctl(r->uffd, UFFDIO_COPY, &copy) && errno != EEXIST)
+			return -1;
+	} else {
+		if (mprotect(page, lazy_page_size, PROT_READ | PROT_WRITE))
+			return -1;
+		memcpy(page, bytes, lazy_page_size);
+		if (mprotect(page, lazy_page_size, PROT_READ))
+			return -1;
+	}
+	mark_filled(r, k, k + 1);
+	return 0;
+}
+
+/*
+ * A zstd region: a frame is read from its start only, so every page up
+ * to @end is filled as the stream passes it (a page before the stream
+ * is filled already); zeros past an error, then corrupt.
+ */
+static int zstd_fill(struct lazy_region *r, size_t k, size_t end)
+{
+	struct lazy_inflate *zs = r->zs;
+	unsigned char *page = (unsigned char *)r->bounce;
+
+	if (!page)
+		return -1;
+	for (size_t pg = zs->pos / lazy_page_size; pg < end; pg++) {
+		ZSTD_outBuffer ob = { page, lazy_page_size, 0 };
+		size_t want = pg * lazy_page_size < zs->size ? zs->size - pg * lazy_page_size : 0;
+
+		if (want > lazy_page_size)
+			want = lazy_page_size;
+		ob.size = want;
+		while (!zs->corrupt && ob.pos < want) {
+			ZSTD_inBuffer ib = { zs->in, zs->in_len, zs->zd_in };
+			size_t was = ob.pos, ret = ZSTD_decompressStream(zs->zd, &ob, &ib);
+
+			/* An error, the frame's end, or no progress before the page is full. */
+			if (ZSTD_isError(ret) || (ob.pos < want && ret == 0) ||
+			    (ob.pos == was && ib.pos == zs->zd_in))
+				zs->corrupt = true;
+			zs->zd_in = ib.pos;
+		}
+		memset(page + ob.pos, 0, lazy_page_size - ob.pos);
+		zs->pos = (pg + 1) * lazy_page_size;
+		zs->inflated += ob.pos;
+		if (!page_done(r, pg) && put_page(r, pg, page))
+			return -1;
+	}
+	return k < end && page_done(r, k) ? 0 : -1;
+}
+
 static int lazy_fill(struct lazy_region *r, size_t k, size_t end)
 {
+	if (r->zs && r->zs->zd)
+		return zstd_fill(r, k, end);
 	return r->uffd >= 0 ? uffd_fill(r, k, end) : prot_fill(r, k, end);
 }
 
@@ -593,6 +667,45 @@ int lazy_region__new(int fd, off_t offset, size_t size, struct lazy_region **out
 	return region_new(fd, offset, size, NULL, out, addr);
 }
 
+int lazy_region__new_unzstd(const void *in, size_t in_len, size_t size, struct lazy_region **out,
+			    void **addr)
+{
+	struct lazy_inflate *zs;
+	unsigned long long content = ZSTD_getFrameContentSize(in, in_len);
+
+	/*
+	 * A frame that says its size says the section's; one that does not
+	 * (zstd -c of a pipe) is bounded as zstd bounds it: a block of 128
+	 * KiB from no less than 4 bytes.
+	 */
+	if (content == ZSTD_CONTENTSIZE_ERROR ||
+	    (content != ZSTD_CONTENTSIZE_UNKNOWN ? content != size : size / 32768 > in_len))
+		return -EBADMSG;
+	zs = calloc(1, sizeof(*zs));
+	if (!zs)
+		return -ENOMEM;
+	zs->in = in;
+	zs->in_len = in_len;
+	zs->size = size;
+	zs->zd_work_size = ZSTD_estimateDStreamSize_fromFrame(in, in_len);
+	if (ZSTD_isError(zs->zd_work_size)) {
+		free(zs);
+		return -EBADMSG;
+	}
+	zs->zd_work = mmap(NULL, zs->zd_work_size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (zs->zd_work == MAP_FAILED) {
+		free(zs);
+		return -ENOMEM;
+	}
+	zs->zd = ZSTD_initStaticDStream(zs->zd_work, zs->zd_work_size);
+	if (!zs->zd) {
+		inflate_free(zs);
+		return -EINVAL;
+	}
+	return region_new(-1, 0, size, zs, out, addr);
+}
+
 int lazy_region__new_inflate(const void *in, size_t in_len, size_t size, struct lazy_region **out,
 			     void **addr)
 {
@@ -760,7 +873,8 @@ int lazy_section__inflate(Elf_Scn *scn, size_t min_size, struct lazy_region **ou
 	*out = NULL;
 	if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_COMPRESSED) ||
 	    shdr.sh_type == SHT_NOBITS || !gelf_getchdr(scn, &ch) ||
-	    ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size < min_size || !ch.ch_size)
+	    (ch.ch_type != ELFCOMPRESS_ZLIB && ch.ch_type != ELFCOMPRESS_ZSTD) ||
+	    (ch.ch_type == ELFCOMPRESS_ZLIB && ch.ch_size < min_size) || !ch.ch_size)
 		return 0;
 	raw = elf_rawdata(scn, NULL);
 	if (!raw || !raw->d_buf || raw->d_size <= sizeof(Elf64_Chdr))
@@ -769,12 +883,22 @@ int lazy_section__inflate(Elf_Scn *scn, size_t min_size, struct lazy_region **ou
 	memcpy(&second, (const char *)raw->d_buf + 4, sizeof(second));
 	hdr = second ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
 	/* Deflate makes at most 1032 bytes of one: a claim past that is a lie. */
-	if (ch.ch_size / 1032 > raw->d_size)
+	if (ch.ch_type == ELFCOMPRESS_ZLIB && ch.ch_size / 1032 > raw->d_size)
 		return -EBADMSG;
 	data = elf_getdata(scn, NULL);
-	if (!data || lazy_region__new_inflate((const char *)raw->d_buf + hdr, raw->d_size - hdr,
-					      ch.ch_size, out, &addr))
+	if (!data)
+		return 0;
+	if (ch.ch_type == ELFCOMPRESS_ZSTD) {
+		/* libelf 0.188 reads no zstd: ours or nothing, at any size. */
+		int err = lazy_region__new_unzstd((const char *)raw->d_buf + hdr, raw->d_size - hdr,
+						  ch.ch_size, out, &addr);
+
+		if (err)
+			return err == -EBADMSG ? err : 0;
+	} else if (lazy_region__new_inflate((const char *)raw->d_buf + hdr, raw->d_size - hdr,
+					    ch.ch_size, out, &addr)) {
 		return 0; /* libelf inflates it, as without us */
+	}
 	shdr.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
 	shdr.sh_size = ch.ch_size;
 	shdr.sh_addralign = ch.ch_addralign;

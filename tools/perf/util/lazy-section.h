@@ -86,6 +86,14 @@ int lazy_section__attach(Elf *elf, const char *name, int fd, size_t min_size,
 int lazy_region__new_inflate(const void *in, size_t in_len, size_t size, struct lazy_region **out,
 			     void **addr);
 
+/*
+ * The same of a zstd frame (@in: one frame that says its size, @size):
+ * read from its start only, so every page up to the one asked for is
+ * filled.  0, -EBADMSG (not such a frame) or -errno.
+ */
+int lazy_region__new_unzstd(const void *in, size_t in_len, size_t size, struct lazy_region **out,
+			    void **addr);
+
 /* The bytes @r inflated so far (more than its size after restarts), and its restarts. */
 size_t lazy_region__inflated(const struct lazy_region *r, size_t *restarts);
 
@@ -93,8 +101,9 @@ size_t lazy_region__inflated(const struct lazy_region *r, size_t *restarts);
 bool lazy_region__corrupt(const struct lazy_region *r);
 
 /*
- * Make the SHF_COMPRESSED (zlib) section @scn a region of what it
- * inflates to when that is at least @min_size bytes: its header then
+ * Make the SHF_COMPRESSED (zlib, or zstd, which libelf 0.188 does not
+ * read) section @scn a region of what it inflates to when that is at
+ * least @min_size bytes: its header then
  * says so (no SHF_COMPRESSED, the inflated size) and its Elf_Data points
  * at the region, as after elf_compress(@scn, 0, 0).  1 (the region in
  * *@out), 0 (left as it is), -EBADMSG (a header that lies: more than
