@@ -29,8 +29,9 @@ for opt in "$@"; do
 	# (linux-image-6.1.0-57-amd64-dbg: 860 MB to download, 5.6 GB
 	# unpacked; the guest kernel itself is fetched by the rig with
 	# apt-get download, never installed) and its source for -L; xz-utils
-	# and elfutils' eu-strip make the stripped forms of t0681.
-	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod
+	# and elfutils' eu-strip make the stripped forms of t0681; zstd the
+	# zstd-compressed DWARF of t0336 (binutils 2.40 here makes none).
+	--test) pkgs="$pkgs systemtap-sdt-dev elfutils binutils linux-perf debuginfod zstd
 python3.11-dbg gcc-12-multilib libc6-dbg g++ clang rustc golang-go gdb
 asciidoctor man-db bash-completion binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu
 libc6-dev-arm64-cross libgcc-12-dev-arm64-cross gdb-multiarch python3 bsdutils
