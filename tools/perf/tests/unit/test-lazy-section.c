@@ -452,6 +452,33 @@ out:
 	free(z);
 }
 
+/*
+ * A read forward, a page at a time (libdw walking the units), goes on
+ * from where the stream is: each byte inflated about once, without a
+ * restart for each page (the pages ahead of one already inflated are in
+ * the window).
+ */
+static void test_a_forward_read_inflates_each_byte_about_once(void)
+{
+	unsigned char *z, *want, *base = NULL;
+	size_t zlen, restarts, pages = ZSIZE / PAGE;
+	struct lazy_region *r = NULL;
+
+	want = zbytes(ZSIZE, &z, &zlen);
+	CHECK_INT(lazy_region__new_inflate(z, zlen, ZSIZE, &r, (void **)&base), ==, 0);
+	if (!r)
+		goto out;
+	for (size_t k = 0; k < pages; k++)
+		(void)*(volatile unsigned char *)(base + k * PAGE);
+	CHECK_INT(lazy_region__inflated(r, &restarts), <=, ZSIZE + ZSPAN);
+	CHECK_INT(restarts, <=, 2);
+	CHECK(!memcmp(base, want, ZSIZE));
+	lazy_region__delete(r);
+out:
+	free(want);
+	free(z);
+}
+
 static void test_a_damaged_stream_reads_zeros_from_the_damage(void)
 {
 	unsigned char *z, *want, *base = NULL;
@@ -700,6 +727,7 @@ BOTH_MODES(test_a_fault_outside_every_region_still_crashes)
 BOTH_MODES(test_a_bus_error_outside_every_region_still_crashes)
 BOTH_MODES(test_a_write_into_a_region_crashes)
 BOTH_MODES(test_an_inflated_region_reads_in_any_order)
+BOTH_MODES(test_a_forward_read_inflates_each_byte_about_once)
 BOTH_MODES(test_a_damaged_stream_reads_zeros_from_the_damage)
 BOTH_MODES(test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail)
 BOTH_MODES(test_a_compressed_section_is_inflated_lazily)
@@ -742,6 +770,8 @@ TESTS(TEST(test_a_region_reads_as_its_file_page_by_page_default),
       TEST(test_a_large_section_of_an_executable_is_made_lazy),
       TEST(test_an_inflated_region_reads_in_any_order_default),
       TEST(test_an_inflated_region_reads_in_any_order_mprotect),
+      TEST(test_a_forward_read_inflates_each_byte_about_once_default),
+      TEST(test_a_forward_read_inflates_each_byte_about_once_mprotect),
       TEST(test_a_damaged_stream_reads_zeros_from_the_damage_default),
       TEST(test_a_damaged_stream_reads_zeros_from_the_damage_mprotect),
       TEST(test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail_default),
