@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/common_interface_defs.h>
 #endif
@@ -357,6 +358,345 @@ static void test_a_large_section_of_an_executable_is_made_lazy(void)
 }
 
 /*
+ * Inflated regions.  Their bytes: four bits of a hash of the offset (in
+ * pairs), with the offset's pattern at the start of every 4 KiB: deflate
+ * makes some 60% of them, in blocks of about 100 KiB of output (restart
+ * points are at the end of a block).
+ */
+static unsigned char zbyte(size_t i)
+{
+	uint64_t h = (uint64_t)(i / 2) * 0x9e3779b97f4a7c15ULL;
+
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 29;
+	if (i % PAGE < 64)
+		return pattern(i);
+	return (unsigned char)(0x40 | (h >> 60));
+}
+
+/* @len bytes of zbyte() and their zlib stream (compress2, level 6). */
+static unsigned char *zbytes(size_t len, unsigned char **z, size_t *zlen)
+{
+	unsigned char *buf = malloc(len);
+	uLongf n = compressBound(len);
+
+	*z = malloc(n);
+	for (size_t i = 0; i < len; i++)
+		buf[i] = zbyte(i);
+	CHECK_INT(compress2(*z, &n, buf, len, 6), ==, Z_OK);
+	*zlen = n;
+	return buf;
+}
+
+/* Is page @k of @base what @want has there (@want NULL: zeros)? */
+static bool page_is(const unsigned char *base, const unsigned char *want, size_t k)
+{
+	static const unsigned char zeros[PAGE];
+
+	return !memcmp(base + k * PAGE, want ? want + k * PAGE : zeros, PAGE);
+}
+
+#define ZSIZE (8UL << 20)
+#define ZSPAN (1UL << 20)
+
+static void test_an_inflated_region_reads_in_any_order(void)
+{
+	unsigned char *z, *want = NULL, *base = NULL;
+	size_t zlen, restarts, before, pages = ZSIZE / PAGE;
+	/* Forward and backward, near and more than 1 MiB apart, the ends (of 2048). */
+	static const size_t order[] = { 5,    6,    300,  299,	1500, 40,  2047,
+					0,    1024, 1023, 1025, 1800, 700, 1111,
+					2046, 257,  256,  1300, 1299, 2,   1750 };
+	struct lazy_region *r = NULL;
+
+	want = zbytes(ZSIZE, &z, &zlen);
+	CHECK_INT(zlen, <, ZSIZE * 3 / 4);
+	CHECK_INT(lazy_region__new_inflate(z, zlen, ZSIZE, &r, (void **)&base), ==, 0);
+	if (!r)
+		goto out;
+	CHECK_INT(lazy_region__pages(r), ==, pages);
+	CHECK_INT(lazy_region__filled(r), ==, 0);
+	CHECK_INT(lazy_region__inflated(r, &restarts), ==, 0);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		before = lazy_region__inflated(r, &restarts);
+		if (!page_is(base, want, order[i])) {
+			printf("#   page %zu (read %zu-th) differs\n", order[i], i);
+			CHECK(false);
+		}
+		/*
+		 * Once the stream has been inflated to its end (page
+		 * pages - 1), a restart point is no more than 1 MiB and a
+		 * deflate block before any page.
+		 */
+		if (i > 6)
+			CHECK_INT(lazy_region__inflated(r, &restarts) - before, <=,
+				  ZSPAN + (256 << 10));
+	}
+	CHECK_INT(lazy_region__filled(r), ==, sizeof(order) / sizeof(order[0]));
+	lazy_region__inflated(r, &restarts);
+	CHECK_INT(restarts, >, 5);
+	/* Then all of it, forward, from the last page read. */
+	for (size_t k = 0; k < pages; k++)
+		if (!page_is(base, want, k)) {
+			printf("#   page %zu differs\n", k);
+			CHECK(false);
+			break;
+		}
+	CHECK_INT(lazy_region__filled(r), ==, pages);
+	CHECK(!lazy_region__corrupt(r));
+	CHECK(!memcmp(base, want, ZSIZE));
+	lazy_region__delete(r);
+out:
+	free(want);
+	free(z);
+}
+
+/*
+ * A read forward, a page at a time (libdw walking the units), goes on
+ * from where the stream is: each byte inflated about once, without a
+ * restart for each page (the pages ahead of one already inflated are in
+ * the window).
+ */
+static void test_a_forward_read_inflates_each_byte_about_once(void)
+{
+	unsigned char *z, *want, *base = NULL;
+	size_t zlen, restarts, pages = ZSIZE / PAGE;
+	struct lazy_region *r = NULL;
+
+	want = zbytes(ZSIZE, &z, &zlen);
+	CHECK_INT(lazy_region__new_inflate(z, zlen, ZSIZE, &r, (void **)&base), ==, 0);
+	if (!r)
+		goto out;
+	for (size_t k = 0; k < pages; k++)
+		(void)*(volatile unsigned char *)(base + k * PAGE);
+	CHECK_INT(lazy_region__inflated(r, &restarts), <=, ZSIZE + ZSPAN);
+	CHECK_INT(restarts, <=, 2);
+	CHECK(!memcmp(base, want, ZSIZE));
+	lazy_region__delete(r);
+out:
+	free(want);
+	free(z);
+}
+
+static void test_a_damaged_stream_reads_zeros_from_the_damage(void)
+{
+	unsigned char *z, *want, *base = NULL;
+	size_t zlen, pages = ZSIZE / PAGE, k;
+	struct lazy_region *r = NULL;
+
+	want = zbytes(ZSIZE, &z, &zlen);
+	for (size_t i = zlen / 2; i < zlen / 2 + 64; i++)
+		z[i] ^= 0x5a;
+	CHECK_INT(lazy_region__new_inflate(z, zlen, ZSIZE, &r, (void **)&base), ==, 0);
+	if (!r)
+		goto out;
+	/* Up to a quarter in, well before the damage: right, and not corrupt. */
+	for (k = 0; k < pages / 4; k++)
+		if (!page_is(base, want, k)) {
+			printf("#   page %zu differs\n", k);
+			CHECK(false);
+			break;
+		}
+	CHECK(!lazy_region__corrupt(r));
+	/* Reading on, the damage is found; the pages after it are zeros. */
+	for (; k < pages && !lazy_region__corrupt(r); k++)
+		(void)*(volatile unsigned char *)(base + k * PAGE);
+	CHECK(lazy_region__corrupt(r));
+	CHECK_INT(k, >=, pages / 4);
+	for (; k < pages; k++)
+		if (!page_is(base, NULL, k)) {
+			printf("#   page %zu is not zeros\n", k);
+			CHECK(false);
+			break;
+		}
+	/* And back before the damage: still zeros from now on, no crash. */
+	CHECK(lazy_region__corrupt(r));
+	CHECK(page_is(base, want, 0));
+	lazy_region__delete(r);
+out:
+	free(want);
+	free(z);
+}
+
+static void test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail(void)
+{
+	unsigned char *z, *want, *base = NULL;
+	size_t zlen, len = 3 * PAGE / 2 + ZSPAN, pages = 2 * len / PAGE;
+	struct lazy_region *r = NULL;
+
+	/* It claims twice what it inflates to. */
+	want = zbytes(len, &z, &zlen);
+	CHECK_INT(lazy_region__new_inflate(z, zlen, 2 * len, &r, (void **)&base), ==, 0);
+	if (!r)
+		goto out;
+	CHECK(page_is(base, want, 3));
+	CHECK(!lazy_region__corrupt(r));
+	CHECK(page_is(base, NULL, pages - 1));
+	CHECK(lazy_region__corrupt(r));
+	/* Its last real bytes, and the zeros after them in their page. */
+	CHECK_INT(base[len - 1], ==, 0);
+	CHECK_INT(base[len + 1], ==, 0);
+	lazy_region__delete(r);
+out:
+	free(want);
+	free(z);
+}
+
+/*
+ * An ELF file whose .debug_info is @ch_size's SHF_COMPRESSED header
+ * and the zlib stream of @len bytes of zbyte() (@want: them): its fd.
+ */
+static int compressed_elf_file(char *path, size_t len, uint64_t ch_size, unsigned char **want)
+{
+	static char shstr[] = "\0.debug_info\0.shstrtab";
+	unsigned char *z, *bytes;
+	size_t zlen;
+	int fd = mkstemp(path);
+	Elf64_Chdr ch = { .ch_type = ELFCOMPRESS_ZLIB, .ch_size = ch_size, .ch_addralign = 1 };
+	Elf *elf;
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+
+	*want = zbytes(len, &z, &zlen);
+	bytes = malloc(sizeof(ch) + zlen);
+	memcpy(bytes, &ch, sizeof(ch));
+	memcpy(bytes + sizeof(ch), z, zlen);
+	free(z);
+	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE) {
+		free(bytes);
+		return -1;
+	}
+	elf = elf_begin(fd, ELF_C_WRITE, NULL);
+	gelf_newehdr(elf, ELFCLASS64);
+	gelf_getehdr(elf, &eh);
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_type = ET_DYN;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_shstrndx = 2;
+	gelf_update_ehdr(elf, &eh);
+	scn = elf_newscn(elf);
+	d = elf_newdata(scn);
+	d->d_buf = bytes;
+	d->d_size = sizeof(ch) + zlen;
+	d->d_type = ELF_T_BYTE;
+	d->d_align = 1;
+	gelf_getshdr(scn, &sh);
+	sh.sh_name = 1;
+	sh.sh_type = SHT_PROGBITS;
+	sh.sh_flags = SHF_COMPRESSED;
+	sh.sh_addralign = 8;
+	gelf_update_shdr(scn, &sh);
+	scn = elf_newscn(elf);
+	d = elf_newdata(scn);
+	d->d_buf = shstr;
+	d->d_size = sizeof(shstr);
+	d->d_type = ELF_T_BYTE;
+	d->d_align = 1;
+	gelf_getshdr(scn, &sh);
+	sh.sh_name = 12;
+	sh.sh_type = SHT_STRTAB;
+	gelf_update_shdr(scn, &sh);
+	if (elf_update(elf, ELF_C_WRITE) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	elf_end(elf);
+	free(bytes);
+	return fd;
+}
+
+/* 12 MiB: more than 4 MiB of input, which a region gives back as it reads. */
+#define ELF_ZSIZE (12UL << 20)
+
+static void test_a_compressed_section_is_inflated_lazily(void)
+{
+	char path[] = "/tmp/perf-unit-lazy.XXXXXX";
+	unsigned char *want = NULL, *buf;
+	struct lazy_region *r = NULL;
+	size_t restarts, pages = ELF_ZSIZE / PAGE;
+	int fd = compressed_elf_file(path, ELF_ZSIZE, ELF_ZSIZE, &want);
+	Elf *elf;
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Shdr sh;
+
+	CHECK(fd >= 0);
+	close(fd);
+	fd = open(path, O_RDONLY);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	scn = elf ? elf_getscn(elf, 1) : NULL;
+	CHECK(scn != NULL);
+	if (!scn)
+		goto out;
+	/* Under the threshold: left for libelf, still compressed. */
+	CHECK_INT(lazy_section__inflate(scn, ELF_ZSIZE + 1, &r), ==, 0);
+	CHECK(r == NULL);
+	CHECK(gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED));
+	CHECK_INT(lazy_section__inflate(scn, ELF_ZSIZE, &r), ==, 1);
+	if (!r)
+		goto out;
+	/* As after elf_compress(scn, 0, 0): plain, of the inflated size. */
+	CHECK(gelf_getshdr(scn, &sh) && !(sh.sh_flags & SHF_COMPRESSED));
+	CHECK_INT(sh.sh_size, ==, ELF_ZSIZE);
+	d = elf_getdata(scn, NULL);
+	CHECK(d && d->d_size == ELF_ZSIZE);
+	if (!d)
+		goto out;
+	buf = d->d_buf;
+	CHECK_INT(lazy_region__filled(r), ==, 0);
+	/* The end (all the input read, most of it given back), then the start again. */
+	CHECK(page_is(buf, want, pages - 1));
+	CHECK(page_is(buf, want, 0));
+	CHECK(page_is(buf, want, pages / 2));
+	CHECK(page_is(buf, want, pages / 3));
+	CHECK_INT(lazy_region__filled(r), ==, 4);
+	lazy_region__inflated(r, &restarts);
+	CHECK_INT(restarts, >=, 2);
+	CHECK(!memcmp(buf, want, ELF_ZSIZE));
+	CHECK(!lazy_region__corrupt(r));
+out:
+	if (elf)
+		elf_end(elf);
+	lazy_region__delete(r);
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	free(want);
+}
+
+static void test_a_compressed_section_that_lies_is_refused(void)
+{
+	char path[] = "/tmp/perf-unit-lazy.XXXXXX";
+	unsigned char *want = NULL;
+	struct lazy_region *r = NULL;
+	/* More than 1032 bytes out of each byte in: deflate can not. */
+	int fd = compressed_elf_file(path, 2 * ZSPAN, 1ULL << 40, &want);
+	Elf *elf;
+	Elf_Scn *scn;
+
+	CHECK(fd >= 0);
+	close(fd);
+	fd = open(path, O_RDONLY);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	scn = elf ? elf_getscn(elf, 1) : NULL;
+	CHECK(scn != NULL);
+	if (scn) {
+		CHECK_INT(lazy_section__inflate(scn, 1, &r), ==, -EBADMSG);
+		CHECK(r == NULL);
+	}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	free(want);
+}
+
+/*
  * Each test in both modes: userfaultfd (when this kernel allows it) and
  * PROT_NONE pages (PERF_LAZY_SECTION=mprotect, where it does not).
  */
@@ -386,6 +726,11 @@ BOTH_MODES(test_a_prefetch_fills_a_range_without_faults)
 BOTH_MODES(test_a_fault_outside_every_region_still_crashes)
 BOTH_MODES(test_a_bus_error_outside_every_region_still_crashes)
 BOTH_MODES(test_a_write_into_a_region_crashes)
+BOTH_MODES(test_an_inflated_region_reads_in_any_order)
+BOTH_MODES(test_a_forward_read_inflates_each_byte_about_once)
+BOTH_MODES(test_a_damaged_stream_reads_zeros_from_the_damage)
+BOTH_MODES(test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail)
+BOTH_MODES(test_a_compressed_section_is_inflated_lazily)
 
 /* Which mode the default is here; PERF_LAZY_SECTION=mprotect is that one. */
 static void test_the_mode_is_told(void)
@@ -422,4 +767,15 @@ TESTS(TEST(test_a_region_reads_as_its_file_page_by_page_default),
       TEST(test_a_bus_error_outside_every_region_still_crashes_mprotect),
       TEST(test_a_write_into_a_region_crashes_default),
       TEST(test_a_write_into_a_region_crashes_mprotect), TEST(test_the_mode_is_told),
-      TEST(test_a_large_section_of_an_executable_is_made_lazy));
+      TEST(test_a_large_section_of_an_executable_is_made_lazy),
+      TEST(test_an_inflated_region_reads_in_any_order_default),
+      TEST(test_an_inflated_region_reads_in_any_order_mprotect),
+      TEST(test_a_forward_read_inflates_each_byte_about_once_default),
+      TEST(test_a_forward_read_inflates_each_byte_about_once_mprotect),
+      TEST(test_a_damaged_stream_reads_zeros_from_the_damage_default),
+      TEST(test_a_damaged_stream_reads_zeros_from_the_damage_mprotect),
+      TEST(test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail_default),
+      TEST(test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail_mprotect),
+      TEST(test_a_compressed_section_is_inflated_lazily_default),
+      TEST(test_a_compressed_section_is_inflated_lazily_mprotect),
+      TEST(test_a_compressed_section_that_lies_is_refused));
