@@ -35,6 +35,7 @@ struct debuginfo {
 	struct lazy_region *inflated[LAZY_INFLATED_MAX]; /* compressed sections, inflated lazily */
 	int ninflated;
 	bool said_corrupt; /* debuginfo__check() said it once */
+	bool verified;	   /* and read its compressed streams whole */
 };
 
 /*
@@ -315,6 +316,14 @@ void debuginfo__delete(struct debuginfo *dbg)
 
 int debuginfo__check(struct debuginfo *dbg, int ret)
 {
+	/*
+	 * A failure may be of damage read before the stream could tell:
+	 * the streams read whole once, their checks with them.
+	 */
+	for (int i = 0; dbg && ret < 0 && !dbg->verified && i < dbg->ninflated; i++)
+		lazy_region__verify(dbg->inflated[i]);
+	if (dbg && ret < 0)
+		dbg->verified = true;
 	for (int i = 0; dbg && i < dbg->ninflated; i++) {
 		if (lazy_region__corrupt(dbg->inflated[i])) {
 			if (!dbg->said_corrupt)

@@ -53,7 +53,10 @@ void debuginfo__delete(struct debuginfo *dbg);
  * @ret, unless a compressed section inflated lazily turned out corrupt
  * (truncated, not deflate, shorter than it claims) in what was read so
  * far: what libdw read there were zeros, so nothing found may be
- * trusted; then said in one line (once) and -EBADMSG.
+ * trusted; then said in one line (once) and -EBADMSG.  When @ret is an
+ * error, the streams are first read whole once (damage that decoded to
+ * garbage before it could be told is found so: a failure, not a wrong
+ * answer, is what it gave).
  */
 int debuginfo__check(struct debuginfo *dbg, int ret);
 

@@ -748,6 +748,56 @@ bool lazy_region__corrupt(const struct lazy_region *r)
 	return r && r->zs && r->zs->corrupt;
 }
 
+/* The whole stream of @zs read once from its start, its check included: does it hold? */
+static bool stream_holds(const struct lazy_inflate *zs)
+{
+	static unsigned char out[1 << 16];
+	size_t total = 0;
+	bool end = false;
+
+	if (zs->zd) {
+		ZSTD_DCtx *dc = ZSTD_createDCtx();
+		ZSTD_inBuffer ib = { zs->in, zs->in_len, 0 };
+
+		while (dc && !end) {
+			ZSTD_outBuffer ob = { out, sizeof(out), 0 };
+			size_t ret = ZSTD_decompressStream(dc, &ob, &ib);
+
+			total += ob.pos;
+			if (ZSTD_isError(ret) || (!ob.pos && ib.pos == ib.size && ret))
+				break;
+			end = ret == 0;
+		}
+		ZSTD_freeDCtx(dc);
+	} else {
+		z_stream z = { 0 };
+		int ret = Z_OK;
+
+		if (inflateInit2(&z, 15) != Z_OK)
+			return false;
+		z.next_in = (Bytef *)zs->in;
+		z.avail_in = zs->in_len > UINT_MAX ? UINT_MAX : (uInt)zs->in_len;
+		while (ret == Z_OK) {
+			z.next_out = out;
+			z.avail_out = sizeof(out);
+			ret = inflate(&z, Z_NO_FLUSH); /* the adler-32 at the end is checked */
+			total += sizeof(out) - z.avail_out;
+		}
+		end = ret == Z_STREAM_END;
+		inflateEnd(&z);
+	}
+	return end && total == zs->size;
+}
+
+bool lazy_region__verify(struct lazy_region *r)
+{
+	if (!r || !r->zs)
+		return true;
+	if (!r->zs->corrupt && !stream_holds(r->zs))
+		r->zs->corrupt = true;
+	return !r->zs->corrupt;
+}
+
 void lazy_region__delete(struct lazy_region *r)
 {
 	if (!r || !r->used)

@@ -97,6 +97,14 @@ int lazy_region__new_unzstd(const void *in, size_t in_len, size_t size, struct l
 /* The bytes @r inflated so far (more than its size after restarts), and its restarts. */
 size_t lazy_region__inflated(const struct lazy_region *r, size_t *restarts);
 
+/*
+ * Read the whole stream of @r once more from its start, its own check
+ * (zlib's adler-32, the zstd frame's end) included, without filling a
+ * page: false (and @r corrupt from then on) when it does not hold, or
+ * does not make the size claimed.  Not in a signal handler.
+ */
+bool lazy_region__verify(struct lazy_region *r);
+
 /* Did the stream of @r fail (corrupt, truncated, shorter than it says)? It read zeros there. */
 bool lazy_region__corrupt(const struct lazy_region *r);
 

@@ -433,7 +433,7 @@ int debuginfo__show_lines(struct debuginfo *dbg, const char *func, const char *f
 		if (!f && fl.nr)
 			f = &fl.f[0];
 		if (!f) {
-			if (!debuginfo__check(dbg, 0))
+			if (debuginfo__check(dbg, -ENOENT) != -EBADMSG)
 				pr_err("Specified source line is not found.\n");
 			func_list__clear(&fl);
 			return -ENOENT;

@@ -1129,7 +1129,7 @@ int probe_finder__places(struct debuginfo *dbg, const struct perf_probe_event *p
 	}
 	if (ret < 0)
 		return ret;
-	if (pl->nr == 0 && debuginfo__check(dbg, 0))
+	if (pl->nr == 0 && debuginfo__check(dbg, -ENOENT) == -EBADMSG)
 		return -EBADMSG; /* not "not found": what was read is not the file's */
 	if (pl->nr == 0) {
 		struct next_line nl = { pp->file, pp->line, 0 };
