@@ -400,12 +400,12 @@ refuses_corrupt() {
 	0 | 124 | 130 | 131 | 132 | 133 | 134 | 135 | 136 | 137 | 139 | 141 | 143) ;;
 	*) [ "$(wc -l <err1)" = 1 ] && grep -q corrupt err1 && return 0 ;;
 	esac
-	if [ -n "${PERF_DEBUGINFO_LAZY_MIN:-}" ] && [ $rc != 124 ] && [ $rc -lt 128 ]; then
+	if [ -n "${PERF_DEBUGINFO_LAZY_MIN:-}" ] && [ "$rc" != 124 ] && [ "$rc" -lt 128 ]; then
 		"$PERF" probe -x "$_good" "$@" >good.out 2>good.err
 		good=$?
 		sed "s|$_good|$_bad|g" good.out >good.out1
 		sed "s|$_good|$_bad|g" good.err >good.err1
-		[ $rc = $good ] && cmp -s good.out1 out && cmp -s good.err1 err && return 0
+		[ "$rc" = "$good" ] && cmp -s good.out1 out && cmp -s good.err1 err && return 0
 	fi
 	echo "== perf probe -x $_bad $* (status $rc)"
 	cat out err
