@@ -171,6 +171,12 @@ static int cmp_addr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+bool die_addr_listed(const Dwarf_Addr *addrs, int n, Dwarf_Addr addr)
+{
+	/* bsearch() of a NULL array is undefined even for no element */
+	return n > 0 && bsearch(&addr, addrs, n, sizeof(*addrs), cmp_addr);
+}
+
 int die_inline_entries_called_at(Dwarf_Die *cu, int line, Dwarf_Addr **out)
 {
 	struct inline_entries ie = { .line = line };

@@ -60,6 +60,9 @@ int die_scopes(Dwarf_Die *from, Dwarf_Addr addr, Dwarf_Die **out);
  */
 int die_inline_entries_called_at(Dwarf_Die *cu, int line, Dwarf_Addr **out);
 
+/* Is @addr one of the @n sorted @addrs (die_inline_entries_called_at())? */
+bool die_addr_listed(const Dwarf_Addr *addrs, int n, Dwarf_Addr addr);
+
 /* The innermost DW_TAG_subprogram of @cu holding @addr, in *@func. */
 bool die_find_subprogram_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func);
 

@@ -447,13 +447,6 @@ static bool at_entry(Dwarf_Die *func, Dwarf_Addr a, bool mapped)
  * line of an earlier row at the same address as one of them (-1: the
  * function's entry): perf refuses such a line, we place it with a warning.
  */
-static int cmp_addr(const void *a, const void *b)
-{
-	Dwarf_Addr x = *(const Dwarf_Addr *)a, y = *(const Dwarf_Addr *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int lineno,
 			  struct place_list *pl, const char *name)
 {
@@ -488,8 +481,7 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		/* Only an inlined call of the line can map a row to it: not a walk a row. */
 		if (mapped && ninl < 0)
 			ninl = die_inline_entries_called_at(cu, lineno, &inl);
-		if (mapped && (!ninl || !bsearch(&a, inl, ninl, sizeof(*inl), cmp_addr) ||
-			       !call_site(cu, a, &src, &ln)))
+		if (mapped && (!die_addr_listed(inl, ninl, a) || !call_site(cu, a, &src, &ln)))
 			continue;
 		if (ln != lineno)
 			continue;
