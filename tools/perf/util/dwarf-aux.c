@@ -410,7 +410,14 @@ static int cu_file_walk_one(Dwarf_Die *cu, void *arg)
 	Dwarf_Files *files;
 	size_t nfiles;
 
-	if ((!w->all && !source_file_matches(dwarf_diename(cu), w->file)) ||
+	/*
+	 * With gcc -flto the CU named after a file holds its early debug
+	 * only, no code (no DW_AT_low_pc or DW_AT_ranges): the rows of its
+	 * lines are in the "<artificial>" units of the link, which the
+	 * second pass reads.
+	 */
+	if ((!w->all && (!source_file_matches(dwarf_diename(cu), w->file) ||
+			 (!dwarf_hasattr(cu, DW_AT_low_pc) && !dwarf_hasattr(cu, DW_AT_ranges)))) ||
 	    dwarf_getsrcfiles(cu, &files, &nfiles))
 		return 0;
 	for (size_t i = 0; i < nfiles; i++) {

@@ -251,6 +251,26 @@ test_expect_success SYSTEM_PERF_PROBE 'the full DWARF path with "..": -D and -L 
 	test_same_as_system_perf probe -x ddprog -L handle
 '
 
+# gcc -flto: the CU named after the source holds its early debug only (no
+# code); the rows of its lines are in the link's "<artificial>" unit, as in
+# Debian's python3.11 (listobject.c:923).
+test_expect_success GDB 'gcc -flto: SRC:LINE is found where gdb has the line, not in the unit named after the file' '
+	build_workload dwarf-live lto -g -O2 -flto &&
+	readelf --debug-dump=info lto | grep -q "DW_AT_name .*: <artificial>\$" &&
+	for l in 9 16; do
+		# gdb prints the line of each of the two units
+		a=$(gdb_line_addr lto dwarf-live.c:$l | head -n 1) && test -n "$a" &&
+		"$PERF" probe -x lto -D "dwarf-live.c:$l" >out && cat out &&
+		test_line_count = 1 out && grep -q ":$(file_offset lto "$a")\$" out || return 1
+	done
+'
+
+test_expect_success SYSTEM_PERF_PROBE 'gcc -flto: SRC:LINE as the system perf places it' '
+	build_workload dwarf-live lto -g -O2 -flto &&
+	test_same_as_system_perf probe -x lto -D "dwarf-live.c:9" &&
+	test_same_as_system_perf probe -x lto -D "dwarf-live.c:16"
+'
+
 # clang gives a parameter that is a constant in one inlined copy
 # DW_AT_const_value and no location: the constant, as perf 6.1 has it.
 test_expect_success CLANG,GDB 'clang -O2: a DW_AT_const_value parameter of an inlined copy is its value' '
