@@ -60,7 +60,13 @@ static void var_lines__add_die(struct probe_place *place, struct var_lines *vl, 
 	if (!name || (filter && !strfilter__compare(filter, name)))
 		return;
 	ret = var_first_op(var, place->addr);
-	live = ret == 0;
+	/*
+	 * A constant (DW_AT_const_value, no location: an inlined copy's
+	 * argument, a local gcc folded) is a value everywhere, as perf lists
+	 * it; with --range perf leaves it out, having no range to print.
+	 */
+	live = ret == 0 || (ret == -ENOENT && !range && !dwarf_hasattr(var, DW_AT_location) &&
+			    dwarf_hasattr(var, DW_AT_const_value));
 	/*
 	 * With --range perf lists those with no location here too, as [INV];
 	 * constants and locations it can not read it leaves out.

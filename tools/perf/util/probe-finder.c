@@ -178,23 +178,29 @@ static int match_cu_functions(Dwarf_Die *cu, void *arg)
 	return 0;
 }
 
+enum symbol_match { SYMBOL_OTHER, SYMBOL_IS, SYMBOL_CLONE };
+
 /*
  * Is symbol @name the function @pattern, perhaps with a version ("f@@V1"),
- * or its demangled name?
+ * or its demangled name (SYMBOL_IS)?  Or a copy gcc made of part of it
+ * ("f.part.0", "f.constprop.0", "f.isra.0": SYMBOL_CLONE), which is the
+ * function when its DWARF says so: perf and gdb probe those too.
  */
-static bool symbol_is(const char *name, const char *pattern, size_t len)
+static enum symbol_match symbol_is(const char *name, const char *pattern, size_t len)
 {
 	size_t k = 0;
 
 	if (!name)
-		return false;
+		return SYMBOL_OTHER;
 	/* Inline: 100,000 names differ from the pattern by their first bytes. */
 	while (k < len && name[k] == pattern[k])
 		k++;
 	if (k == len && (name[len] == '\0' || name[len] == '@'))
-		return true;
+		return SYMBOL_IS;
+	if (k == len && name[len] == '.')
+		return SYMBOL_CLONE;
 	/* A C++ or Rust function by its source name or signature. */
-	return name[0] == '_' && demangle_match(pattern, name);
+	return name[0] == '_' && demangle_match(pattern, name) ? SYMBOL_IS : SYMBOL_OTHER;
 }
 
 /*
@@ -204,13 +210,17 @@ static bool symbol_is(const char *name, const char *pattern, size_t len)
  * the caller to walk the CUs then, as perf does.  Other functions are
  * inlined only in their own CU.
  */
-static bool add_function_at(struct debuginfo *dbg, const GElf_Sym *sym, const char *file,
-			    bool no_inlines, struct func_list *fl, bool *in_headers)
+static bool add_function_at(struct debuginfo *dbg, const GElf_Sym *sym, enum symbol_match how,
+			    const char *pattern, const char *file, bool no_inlines,
+			    struct func_list *fl, bool *in_headers)
 {
 	Dwarf_Die cu, func;
 
 	if (!die_cu_of_addr(debuginfo__dwarf(dbg), sym->st_value, &cu) ||
 	    !die_find_subprogram_at(&cu, sym->st_value, &func) || !die_in_file(&func, file))
+		return false;
+	/* A clone's own DIE names the function (its abstract origin's name). */
+	if (how == SYMBOL_CLONE && !die_name_match(&func, pattern))
 		return false;
 	if (GELF_ST_BIND(sym->st_info) == STB_LOCAL &&
 	    !source_file_matches(die_decl_file(&func), dwarf_diename(&cu)))
@@ -283,6 +293,7 @@ static bool find_functions_by_symbol(struct debuginfo *dbg, const char *pattern,
 				nr = raw.nr;
 			for (size_t i = 1; i < nr; i++) {
 				const char *name;
+				enum symbol_match how;
 				GElf_Sym sym;
 
 				if (raw.syms) {
@@ -295,10 +306,10 @@ static bool find_functions_by_symbol(struct debuginfo *dbg, const char *pattern,
 					continue;
 				}
 				if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value ||
-				    !symbol_is(name, pattern, len))
+				    !(how = symbol_is(name, pattern, len)))
 					continue;
-				found |= add_function_at(dbg, &sym, file, no_inlines, fl,
-							 in_headers);
+				found |= add_function_at(dbg, &sym, how, pattern, file, no_inlines,
+							 fl, in_headers);
 			}
 			return found;
 		}
@@ -310,9 +321,13 @@ static bool find_functions_by_symbol(struct debuginfo *dbg, const char *pattern,
 		const char *name = dwfl_module_getsym_info(debuginfo__module(dbg), i, &sym, &addr,
 							   NULL, NULL, NULL);
 
-		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_value &&
-		    symbol_is(name, pattern, len))
-			found |= add_function_at(dbg, &sym, file, no_inlines, fl, in_headers);
+		enum symbol_match how = GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_value
+						? symbol_is(name, pattern, len)
+						: SYMBOL_OTHER;
+
+		if (how)
+			found |= add_function_at(dbg, &sym, how, pattern, file, no_inlines, fl,
+						 in_headers);
 	}
 	return found;
 }

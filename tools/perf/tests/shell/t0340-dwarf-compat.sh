@@ -289,6 +289,48 @@ test_expect_success CLANG,SYSTEM_PERF_PROBE 'clang -O2: the inlined copies and t
 	test_same_as_system_perf probe -x ic -D "account v scale"
 '
 
+test_expect_success CLANG,SYSTEM_PERF_PROBE 'clang -O2: -V lists the constant parameter of a copy, as the system perf' '
+	CC=clang build_workload inline-const ic -g -O2 &&
+	test_same_as_system_perf probe -x ic -V account &&
+	grep -c "long	scale" ours >n && test "$(cat n)" = 2
+'
+
+# gcc -O2 splits mount_it: the NULL check is inlined into main, the rest
+# is mount_it.part.0, a DW_TAG_subprogram of its own whose abstract
+# origin is mount_it.  gdb breaks there too (4 locations), as perf probes.
+test_expect_success GDB 'gcc -O2: a function split in two is probed at its part too, as gdb breaks' '
+	build_workload split-part sp -g -O2 &&
+	part=$(nm sp | sed -n "s/^0*\([0-9a-f]*\) t mount_it\.part\.0\$/\1/p") &&
+	test -n "$part" &&
+	"$PERF" probe -x sp -D mount_it >out && cat out &&
+	grep -q ":0x$part\$" out &&
+	gdb -batch -ex "break mount_it" sp >gdb.out 2>&1 && cat gdb.out &&
+	grep -q "($(wc -l <out) locations)" gdb.out
+'
+
+test_expect_success SYSTEM_PERF_PROBE 'gcc -O2: the split function: -D and -V as the system perf' '
+	build_workload split-part sp -g -O2 &&
+	test_same_as_system_perf probe -x sp -D mount_it &&
+	test_same_as_system_perf probe -x sp -V mount_it &&
+	grep -q "	int	ret\$" ours
+'
+
+test_expect_success ROOT,TRACEFS 'gcc -O2: live, the split part is hit with the name the program passed' "
+	build_workload split-part sp -g -O2 &&
+	\"\$PERF\" probe -q -x sp -a '$G:sp=mount_it name:string' &&
+	echo >\"\$TI/trace\" &&
+	echo 1 >\"\$TI/events/$G/enable\" &&
+	./sp one >printed && echo 0 >\"\$TI/events/$G/enable\" &&
+	cat printed && grep -q '^two:1\$' printed &&
+	grep ' sp: ' \"\$TI/trace\" >hits && cat hits &&
+	# mount_it(\"one\") passes the inlined check, then runs the part;
+	# mount_it(\"two\") the part (main calls it directly); by the
+	# place's offset in its page (the program is mapped at a random base)
+	grep -q ' name_string=\"one\"\$' hits && grep -q ' name_string=\"two\"\$' hits &&
+	nm sp | grep ' t mount_it\\.part\\.0\$' | cut -c 14-16 >part && cat part &&
+	test \"\$(grep -c \"(0x[0-9a-f]*\$(cat part)) \" hits)\" = 2
+"
+
 test_expect_success CLANG,ROOT,TRACEFS 'clang -O2: live, the constant copy and the register copy have the values gdb prints' "
 	CC=clang build_workload inline-const ic -g -O2 &&
 	\"\$PERF\" probe -q -x ic -a '$G:ic=account v scale' &&
