@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,59 @@
 int strcmp_ptr(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The first 8 bytes of @s (NUL-padded), big-endian: compared as numbers, as strcmp() would. */
+static uint64_t str_key(const char *s)
+{
+	uint64_t k = 0;
+	int i = 0;
+
+	for (; i < 8 && s[i]; i++)
+		k = k << 8 | (unsigned char)s[i];
+	return k << (8 * (8 - i));
+}
+
+struct str_key {
+	uint64_t key;
+	char *s;
+};
+
+static bool str_key_less(const struct str_key *x, const struct str_key *y)
+{
+	if (x->key != y->key)
+		return x->key < y->key;
+	/* the same 8 bytes: equal if they hold the NUL, else compare on */
+	return (x->key & 0xff) && strcmp(x->s + 8, y->s + 8) < 0;
+}
+
+void strings_sort(char **v, size_t n)
+{
+	struct str_key *k = xmalloc(sizeof(*k) * (n ? n : 1)),
+		       *tmp = xmalloc(sizeof(*k) * (n ? n : 1));
+	struct str_key *from = k, *to = tmp, *t;
+
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct str_key){ str_key(v[i]), v[i] };
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				to[o++] = str_key_less(&from[j], &from[i]) ? from[j++] : from[i++];
+			while (i < mid)
+				to[o++] = from[i++];
+			while (j < hi)
+				to[o++] = from[j++];
+		}
+		t = from, from = to, to = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = from[i].s;
+	free(k);
+	free(tmp);
 }
 
 char *path_join(const char *dir, const char *name)

@@ -550,6 +550,26 @@ static void test_grows_arrays_and_sorts_strings(void)
 	free(s);
 }
 
+/* strings_sort() orders as qsort() with strcmp_ptr(), over its 8-byte keys' edges. */
+static void test_sorts_strings_as_strcmp_does(void)
+{
+	static const char *const words[] = { "",	 "a",	      "abcdefg",   "abcdefgh",
+					     "abcdefgh", "abcdefghi", "abcdefgi",  "abcdefgh\xff",
+					     "\xff",	 "\x7f",      "zzzzzzzzz", "abcdefghab" };
+	char *v[600], *w[600];
+	unsigned int seed = 1;
+
+	for (size_t i = 0; i < 600; i++) {
+		seed = seed * 1103515245 + 12345;
+		v[i] = w[i] = (char *)words[(seed >> 16) % ARRAY_SIZE(words)];
+	}
+	strings_sort(v, 600);
+	qsort(w, 600, sizeof(*w), strcmp_ptr);
+	for (size_t i = 0; i < 600; i++)
+		CHECK_STR(v[i], w[i]);
+	strings_sort(v, 0);
+}
+
 /* Untrusted input: a FIFO does not block, a big file is not read whole. */
 static void test_reads_only_bounded_regular_files(void)
 {
@@ -597,5 +617,5 @@ TESTS(TEST(test_makes_a_temporary_directory), TEST(test_parses_short_and_long_op
       TEST(test_expands_a_tilde_and_refuses_a_relative_buildid_dir),
       TEST(test_falls_back_to_perfconfig_in_home), TEST(test_lists_a_directory_sorted_and_filtered),
       TEST(test_makes_and_removes_directory_trees), TEST(test_writes_files_whole_and_joins_paths),
-      TEST(test_grows_arrays_and_sorts_strings), TEST(test_reads_only_bounded_regular_files),
-      TEST(test_removes_its_temporary_directory));
+      TEST(test_grows_arrays_and_sorts_strings), TEST(test_sorts_strings_as_strcmp_does),
+      TEST(test_reads_only_bounded_regular_files), TEST(test_removes_its_temporary_directory));
