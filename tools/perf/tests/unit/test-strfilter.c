@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <fnmatch.h>
 #include <stdlib.h>
 
 #include "tests/unit/unit-test.h"
@@ -22,6 +23,19 @@ static void test_a_glob_matches_like_fnmatch(void)
 	CHECK(!passes("w*", "main"));
 	CHECK(passes("ma?n", "main"));
 	CHECK(passes("[a-m]ain", "main"));
+}
+
+static void test_word_globs_match_as_fnmatch_does(void)
+{
+	static const char *const globs[] = { "main", "ma*", "*in",  "*ai*", "*",
+					     "**",   "m*n", "a\\*", "*\\*", "ma[i]n" };
+	static const char *const names[] = { "main", "ma",   "in",   "xmainx", "",
+					     "a*",   "a\\x", "maim", "m" };
+
+	for (size_t i = 0; i < sizeof(globs) / sizeof(globs[0]); i++) {
+		for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++)
+			CHECK_INT(passes(globs[i], names[j]), ==, !fnmatch(globs[i], names[j], 0));
+	}
 }
 
 static void test_the_default_funcs_filter_hides_underscores_and_plt(void)
@@ -83,7 +97,7 @@ static void test_syntax_errors_point_at_the_offending_character(void)
 	}
 }
 
-TESTS(TEST(test_a_glob_matches_like_fnmatch),
+TESTS(TEST(test_a_glob_matches_like_fnmatch), TEST(test_word_globs_match_as_fnmatch_does),
       TEST(test_the_default_funcs_filter_hides_underscores_and_plt),
       TEST(test_and_binds_tighter_than_or), TEST(test_parentheses_group_rules),
       TEST(test_double_negation_and_blanks), TEST(test_a_null_filter_passes_everything),
