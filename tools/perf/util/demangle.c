@@ -20,53 +20,92 @@ static bool ident_char(int c)
 	return isalnum(c) || c == '_';
 }
 
+/*
+ * A legacy Rust symbol is an Itanium one whose last part is the hash
+ * "17h" and 16 hex digits; libiberty's automatic style tries Rust first,
+ * a sixth of -F's time on a C++ program, so only such names are given to it.
+ */
+static bool rust_legacy_hash(const char *sym)
+{
+	for (const char *h = strstr(sym, "17h"); h; h = strstr(h + 1, "17h")) {
+		size_t n = strspn(h + 3, "0123456789abcdef");
+
+		if (n == 16 && h[19] == 'E')
+			return true;
+	}
+	return false;
+}
+
 char *demangle_sym(const char *sym, bool params)
 {
 	int opts = DMGL_ANSI | (params ? DMGL_PARAMS : 0);
-	char *d;
 
 	if (!sym || (strncmp(sym, "_Z", 2) && strncmp(sym, "_R", 2)))
 		return NULL;
-	d = cplus_demangle(sym, opts);
-	if (!d)
-		return NULL;
-	/* Our allocator's string, not libiberty's. */
-	char *ret = xstrdup(d);
-
-	free(d);
-	return ret;
+	/* libiberty's string is malloc()'s, as ours are */
+	if (sym[1] == 'Z' && !rust_legacy_hash(sym))
+		return cplus_demangle_v3(sym, opts);
+	return cplus_demangle(sym, opts);
 }
 
-char *demangle_display(const char *sym, bool demangle)
+static void add_piece(const char *s, size_t len, void *sb)
 {
-	size_t len = strlen(sym);
-	const char *at =
-		demangle && len > 4 && !strcmp(sym + len - 4, "@plt") ? sym + len - 4 : NULL;
+	strbuf_add(sb, s, len);
+}
+
+/* demangle_sym(@sym, false) appended to @sb: true, else false and @sb as it was. */
+static bool demangle_add(struct strbuf *sb, const char *sym)
+{
+	size_t at = sb->len;
 	char *d;
 
-	if (!at)
-		d = demangle ? demangle_sym(sym, false) : NULL;
-	else {
+	if (strncmp(sym, "_Z", 2) && strncmp(sym, "_R", 2))
+		return false;
+	if (sym[1] == 'Z' && !rust_legacy_hash(sym)) {
+		/* printed into @sb, not into a string of its own */
+		if (cplus_demangle_v3_callback(sym, DMGL_ANSI, add_piece, sb))
+			return true;
+		strbuf_setlen(sb, at);
+		return false;
+	}
+	d = demangle_sym(sym, false);
+	if (d)
+		strbuf_addstr(sb, d);
+	free(d);
+	return d != NULL;
+}
+
+void demangle_display_add(struct strbuf *sb, const char *sym, bool demangle)
+{
+	size_t len = strlen(sym);
+
+	if (demangle && len > 4 && !strcmp(sym + len - 4, "@plt")) {
 		/*
 		 * "_ZdlPv@plt" is "operator delete@plt", an import (perf's
 		 * default filter hides it), not "operator delete": the
 		 * demangler would drop the suffix.  A version (@@GLIBCXX_3.4)
 		 * goes, as in perf.
 		 */
-		char *base = xstrndup(sym, at - sym);
+		char *base = xstrndup(sym, len - 4);
+		bool done = demangle_add(sb, base);
 
-		d = demangle_sym(base, false);
 		free(base);
-		if (d) {
-			char *full = xmalloc(strlen(d) + strlen(at) + 1);
-
-			strcpy(full, d);
-			strcat(full, at);
-			free(d);
-			d = full;
+		if (done) {
+			strbuf_add(sb, sym + len - 4, 4);
+			return;
 		}
+	} else if (demangle && demangle_add(sb, sym)) {
+		return;
 	}
-	return d ? d : xstrdup(sym);
+	strbuf_add(sb, sym, len);
+}
+
+char *demangle_display(const char *sym, bool demangle)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	demangle_display_add(&sb, sym, demangle);
+	return strbuf_detach(&sb, NULL);
 }
 
 const char *demangle_own_name(const char *name)

@@ -34,6 +34,9 @@ char *demangle_sym(const char *sym, bool params);
  */
 char *demangle_display(const char *sym, bool demangle);
 
+/* The same appended to @sb, with no string of its own. */
+void demangle_display_add(struct strbuf *sb, const char *sym, bool demangle);
+
 /* Is @pattern a glob (one of "*?[")? */
 bool demangle_is_glob(const char *pattern);
 

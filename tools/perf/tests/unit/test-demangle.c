@@ -43,6 +43,30 @@ static void test_demangles_cxx_and_rust(void)
 	s = demangle_display("_ZN4shop4Cart3addEi", false);
 	CHECK_STR(s, "_ZN4shop4Cart3addEi");
 	free(s);
+	s = demangle_display("_ZdlPv@plt", true);
+	CHECK_STR(s, "operator delete@plt");
+	free(s);
+	s = demangle_display("_Znot_mangled@plt", true);
+	CHECK_STR(s, "_Znot_mangled@plt");
+	free(s);
+}
+
+/* Appended after what is there; a name that does not demangle leaves no trace of trying. */
+static void test_display_names_append_to_a_strbuf(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "x|");
+	demangle_display_add(&sb, "_ZN4shop4Cart3addEii", true);
+	strbuf_addch(&sb, '|');
+	demangle_display_add(&sb, "_Znot_mangled", true);
+	strbuf_addch(&sb, '|');
+	demangle_display_add(&sb, "_ZN3app6server6handle17h0123456789abcdefE", true);
+	strbuf_addch(&sb, '|');
+	demangle_display_add(&sb, "_ZN4shop4Cart3addEii", false);
+	CHECK_STR(sb.buf,
+		  "x|shop::Cart::add|_Znot_mangled|app::server::handle|_ZN4shop4Cart3addEii");
+	strbuf_release(&sb);
 }
 
 static void test_matches_names_overloads_and_signatures(void)
@@ -314,6 +338,7 @@ static void test_names_are_written_back_readable(void)
 }
 
 TESTS(TEST(test_names_are_written_back_readable), TEST(test_demangles_cxx_and_rust),
+      TEST(test_display_names_append_to_a_strbuf),
       TEST(test_matches_names_overloads_and_signatures),
       TEST(test_normalizes_blanks_and_strips_params), TEST(test_event_identifiers),
       TEST(test_scans_source_names_in_specs), TEST(test_specs_with_source_names));
