@@ -31,7 +31,7 @@ DLOPEN_PKGS := capstone libbpf libtraceevent libdebuginfod
 # loader then maps libc only, and a cached add starts in 1.5-1.8 ms
 # instead of 2.1-2.3 ms (an empty C program: 1.0-1.1 ms; bench/README.md).
 # `make STATIC_ELFUTILS=0` links them as shared objects.  liblzma is also
-# ours: symbol-elf.c decompresses MiniDebugInfo (.gnu_debugdata) with it.
+# ours: minidebuginfo.c decompresses MiniDebugInfo (.gnu_debugdata) with it.
 STATIC_ELFUTILS ?= 1
 have_archive = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a 2>/dev/null))
 ELFUTILS_STATIC = $(and $(filter 1,$(STATIC_ELFUTILS)),$(call have_archive,dw),\

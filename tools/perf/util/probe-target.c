@@ -26,6 +26,7 @@
 #include "util/probe-target.h"
 #include "util/probe-verify.h"
 #include "util/strbuf.h"
+#include "util/symbol-dyn.h"
 #include "util/symbol-elf.h"
 #include "util/tracefs.h"
 #include "util/target-ns.h"

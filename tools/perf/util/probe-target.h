@@ -25,6 +25,7 @@ struct build_id;
 struct debuginfo;
 struct kbtf;
 struct probe_cache;
+struct symbol_dyn;
 struct symbol_elf;
 
 /* The settings of one perf probe command, from its options. */

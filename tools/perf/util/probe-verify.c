@@ -25,6 +25,7 @@
 #include "util/probe-trace.h"
 #include "util/probe-verify.h"
 #include "util/strbuf.h"
+#include "util/symbol-dyn.h"
 #include "util/symbol-elf.h"
 #include "util/target-ns.h"
 

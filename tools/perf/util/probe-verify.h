@@ -76,6 +76,7 @@ struct probe_cache_entry;
 struct probe_trace_event;
 struct perf_probe_event;
 struct strbuf;
+struct symbol_dyn;
 
 /* What the lines of entries are checked against. */
 struct probe_verifier {

@@ -6,7 +6,6 @@
 #include <inttypes.h>
 #include <libelf.h>
 #include <limits.h>
-#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,8 @@
 #include "util/debug.h"
 #include "util/demangle.h"
 #include "util/elf-util.h"
+#include "util/func-names.h"
+#include "util/minidebuginfo.h"
 #include "util/strbuf.h"
 #include "util/strfilter.h"
 #include "util/symbol-elf.h"
@@ -34,6 +35,8 @@
 struct sym_vec {
 	struct elf_symbol *v;
 	int nr, alloc;
+	char **labels; /* see symbol_elf.labels */
+	int nr_labels, alloc_labels;
 	char **blocks;
 	int nr_blocks;
 	size_t used; /* of the last block */
@@ -66,6 +69,7 @@ static void free_name_blocks(char **blocks, int nr)
 static void sym_vec_free(struct sym_vec *sv)
 {
 	free(sv->v);
+	free(sv->labels);
 	free_name_blocks(sv->blocks, sv->nr_blocks);
 	memset(sv, 0, sizeof(*sv));
 }
@@ -113,8 +117,8 @@ static bool sym_key_less(const struct sym_key *x, const struct sym_key *y)
 	return c ? c < 0 : x->sym < y->sym;
 }
 
-/* @k (@n keys) sorted: a merge sort with the comparison inlined, not qsort()'s calls. */
-static void sym_keys_sort(struct sym_key *k, int n)
+/* @k (@n keys) sorted by merging: a run of many symbols at one address. */
+static void sym_keys_merge(struct sym_key *k, int n)
 {
 	struct sym_key *tmp = xmalloc(sizeof(*tmp) * (n ? n : 1)), *from = k, *to = tmp, *t;
 
@@ -135,6 +139,58 @@ static void sym_keys_sort(struct sym_key *k, int n)
 	}
 	if (from != k)
 		memcpy(k, from, sizeof(*k) * n);
+	free(tmp);
+}
+
+/*
+ * @k (@n keys) sorted: by address with a radix sort, a byte at a time and
+ * only the bytes that differ (stable: the keys of one address stay in the
+ * order read), then each run of one address by name (merged when long).
+ * A merge sort comparing names was a tenth of -F on libjvm's 59,000.
+ */
+static void sym_keys_sort(struct sym_key *k, int n)
+{
+	struct sym_key *tmp = xmalloc(sizeof(*tmp) * (n ? n : 1)), *from = k, *to = tmp, *t;
+	static const int bytes = sizeof(k->addr);
+	size_t(*count)[256] = xzalloc(sizeof(*count) * bytes);
+
+	for (int i = 0; i < n; i++)
+		for (int b = 0; b < bytes; b++)
+			count[b][(k[i].addr >> (8 * b)) & 0xff]++;
+	for (int b = 0; b < bytes; b++) {
+		size_t at = 0;
+
+		if (n && count[b][(k[0].addr >> (8 * b)) & 0xff] == (size_t)n)
+			continue; /* one value of this byte */
+		for (int v = 0; v < 256; v++) {
+			size_t c = count[b][v];
+
+			count[b][v] = at;
+			at += c;
+		}
+		for (int i = 0; i < n; i++)
+			to[count[b][(from[i].addr >> (8 * b)) & 0xff]++] = from[i];
+		t = from, from = to, to = t;
+	}
+	if (from != k)
+		memcpy(k, from, sizeof(*k) * n);
+	for (int lo = 0, hi; lo < n; lo = hi) {
+		for (hi = lo + 1; hi < n && k[hi].addr == k[lo].addr; hi++)
+			;
+		if (hi - lo > 16) {
+			sym_keys_merge(k + lo, hi - lo);
+			continue;
+		}
+		for (int i = lo + 1; i < hi; i++) {
+			struct sym_key x = k[i];
+			int j = i;
+
+			for (; j > lo && sym_key_less(&x, &k[j - 1]); j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+	}
+	free(count);
 	free(tmp);
 }
 
@@ -160,10 +216,12 @@ static void sym_vec_sort(struct sym_vec *sv)
 }
 
 /*
- * Does the file end before its section headers or a segment's contents?
- * libelf reads lazily, so a truncated file would otherwise half-load.
+ * Does the file end before its section headers or (@segments) a segment's
+ * contents?  libelf reads lazily, so a truncated file would otherwise
+ * half-load.  A debug file's program headers are the binary's: there only
+ * the section headers must fit (libelf checks each section's bytes).
  */
-static bool elf_truncated(Elf *elf, off_t size)
+static bool elf_truncated(Elf *elf, off_t size, bool segments)
 {
 	GElf_Ehdr ehdr;
 	size_t phnum;
@@ -173,6 +231,8 @@ static bool elf_truncated(Elf *elf, off_t size)
 	if (ehdr.e_shoff &&
 	    ehdr.e_shoff + (uint64_t)ehdr.e_shnum * ehdr.e_shentsize > (uint64_t)size)
 		return true;
+	if (!segments)
+		return false;
 	if (elf_getphdrnum(elf, &phnum) < 0)
 		return true;
 	for (size_t i = 0; i < phnum; i++) {
@@ -184,66 +244,145 @@ static bool elf_truncated(Elf *elf, off_t size)
 	return false;
 }
 
-/* Open @path with libelf, refusing a truncated file; *@fd and *@elf, else -errno. */
-static int elf_open(const char *path, int *fd, Elf **elf)
+/* symbol_elf__open_elf() of a file whose segments may not be in it (@segments false). */
+static int open_elf(const char *path, bool segments, int *fd, Elf **elf)
 {
 	uint64_t size;
 	int ret = elf_util__open(path, fd, elf, &size);
 
-	if (!ret && elf_truncated(*elf, size)) {
+	if (!ret && elf_truncated(*elf, size, segments)) {
 		elf_util__close(*fd, *elf);
 		ret = -EBADMSG;
 	}
 	return ret;
 }
 
+int symbol_elf__open_elf(const char *path, int *fd, Elf **elf)
+{
+	return open_elf(path, true, fd, elf);
+}
+
+enum sym_kind { SYM_DROP, SYM_KEEP, SYM_LABEL };
+
 /*
  * Which defined symbols perf lists: functions and objects of allocated
- * sections (not e.g. .gnu.warning's), and global labels outside .bss.
- * A debug file's sections are all NOBITS: there only the binding counts.
+ * sections (not e.g. .gnu.warning's), and labels (NOTYPE) of a section
+ * whose name says text or data (.text, .rodata, .data.rel.ro, "zztext";
+ * not .bss, .got or .eh_frame_hdr, as perf 6.1 and 6.12 list them).  A
+ * global label is a symbol like the others; a local one (an assembler
+ * file's entry point, a table in .data) is listed too, but is no symbol a
+ * probe may name, nor one that names an address.  A debug file's sections
+ * keep their names (their type is NOBITS): its symbols are judged alike.
  */
-static bool keep_symbol(Elf *elf, const GElf_Sym *sym, const char *name, bool debug_file)
+/* What keep_symbol() asks of a symbol's section, looked up once per table. */
+enum sec_bits { SEC_KNOWN = 1, SEC_ALLOC = 2, SEC_LABELS = 4 };
+
+/* The sections of a table's file, and what is known of each. */
+struct sym_sections {
+	Elf *elf;
+	unsigned char *bits;
+	size_t nsec;
+};
+
+static unsigned char sec_bits(struct sym_sections *ss, size_t ndx)
 {
-	unsigned char type = GELF_ST_TYPE(sym->st_info), bind = GELF_ST_BIND(sym->st_info);
 	GElf_Shdr shdr;
 	Elf_Scn *scn;
+	size_t shstrndx;
+	const char *name;
+	unsigned char b;
+
+	if (ndx < ss->nsec && ss->bits[ndx])
+		return ss->bits[ndx];
+	scn = elf_getscn(ss->elf, ndx);
+	if (!scn || !gelf_getshdr(scn, &shdr))
+		return SEC_KNOWN;
+	name = elf_getshdrstrndx(ss->elf, &shstrndx) < 0
+		       ? NULL
+		       : elf_strptr(ss->elf, shstrndx, shdr.sh_name);
+	b = SEC_KNOWN | (shdr.sh_flags & SHF_ALLOC ? SEC_ALLOC : 0) |
+	    (name && (strstr(name, "text") || strstr(name, "data")) ? SEC_LABELS : 0);
+	if (ndx < ss->nsec)
+		ss->bits[ndx] = b;
+	return b;
+}
+
+static enum sym_kind keep_symbol(struct sym_sections *ss, const GElf_Sym *sym, const char *name)
+{
+	unsigned char type = GELF_ST_TYPE(sym->st_info), bind = GELF_ST_BIND(sym->st_info), sec;
 
 	if (!name || !*name || sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS)
-		return false;
+		return SYM_DROP;
 	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT && type != STT_NOTYPE)
-		return false;
+		return SYM_DROP;
 	if (sym->st_shndx >= SHN_LORESERVE)
-		return type != STT_NOTYPE || bind != STB_LOCAL;
-	scn = elf_getscn(elf, sym->st_shndx);
-	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
-		return false;
-	if (type == STT_NOTYPE)
-		return bind != STB_LOCAL && (debug_file || shdr.sh_type != SHT_NOBITS);
-	return true;
+		return type != STT_NOTYPE || bind != STB_LOCAL ? SYM_KEEP : SYM_DROP;
+	sec = sec_bits(ss, sym->st_shndx);
+	if (!(sec & SEC_ALLOC))
+		return SYM_DROP;
+	if (type != STT_NOTYPE)
+		return SYM_KEEP;
+	if (!(sec & SEC_LABELS))
+		return SYM_DROP;
+	return bind == STB_LOCAL ? SYM_LABEL : SYM_KEEP;
+}
+
+bool symbol_elf__keeps(Elf *elf, const GElf_Sym *sym, const char *name)
+{
+	struct sym_sections ss = { elf, NULL, 0 };
+
+	return keep_symbol(&ss, sym, name) == SYM_KEEP;
 }
 
 /* Read the symbols of table @scn (.symtab or .dynsym); 0 or -EBADMSG. */
-static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, bool debug_file,
-		       struct sym_vec *sv)
+static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct sym_vec *sv)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Data *data = elf_getdata(scn, NULL), *strs;
+	Elf_Scn *strscn = elf_getscn(elf, shdr->sh_link);
+	struct sym_sections ss = { elf, NULL, 0 };
 	size_t n;
 
 	if (!data || !shdr->sh_entsize)
 		return -EBADMSG;
+	/*
+	 * The names straight from the string table when it ends in a NUL, so
+	 * that each one does: elf_strptr() checking each, and the section
+	 * header of each symbol read anew, were most of loading 59,000.
+	 */
+	strs = strscn ? elf_getdata(strscn, NULL) : NULL;
+	if (strs && (!strs->d_buf || !strs->d_size || ((char *)strs->d_buf)[strs->d_size - 1]))
+		strs = NULL;
+	if (elf_getshdrnum(elf, &ss.nsec) < 0)
+		ss.nsec = 0;
+	ss.bits = xzalloc(ss.nsec + 1);
 	n = shdr->sh_size / shdr->sh_entsize;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
 
-		if (!gelf_getsym(data, i, &sym))
+		if (!gelf_getsym(data, i, &sym)) {
+			free(ss.bits);
 			return -EBADMSG;
-		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
-		if (!keep_symbol(elf, &sym, name, debug_file))
+		}
+		if (strs)
+			name = sym.st_name < strs->d_size ? (char *)strs->d_buf + sym.st_name
+							  : NULL;
+		else
+			name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		switch (keep_symbol(&ss, &sym, name)) {
+		case SYM_DROP:
 			continue;
+		case SYM_LABEL:
+			ALLOC_GROW(sv->labels, sv->nr_labels + 1, sv->alloc_labels);
+			sv->labels[sv->nr_labels++] = sym_vec_name(sv, name);
+			continue;
+		case SYM_KEEP:
+			break;
+		}
 		sym_vec_add(sv, name, sym.st_value, sym.st_size, GELF_ST_BIND(sym.st_info),
 			    GELF_ST_TYPE(sym.st_info), false);
 	}
+	free(ss.bits);
 	return 0;
 }
 
@@ -313,8 +452,11 @@ static int read_loads(Elf *elf, struct symbol_elf *se)
 	return elf_loads__read(elf, &se->loads, &se->nr_loads);
 }
 
-/* A separate debug file of @path with a .symtab, found by build-id; new string or NULL. */
-static char *find_debug_file(const char *path)
+/*
+ * A separate debug file of @path with a .symtab, found by build-id (in the
+ * build-id cache too with @cached); new string or NULL.
+ */
+static char *find_debug_file(const char *path, bool cached)
 {
 	char sbid[SBUILD_ID_SIZE], *cands[2], *dir, *found = NULL;
 	struct build_id bid;
@@ -328,12 +470,12 @@ static char *find_debug_file(const char *path)
 	free(dir);
 	if (asprintf(&cands[1], "%s/%.2s/%s.debug", DEBUG_BUILD_ID_DIR, sbid, sbid + 2) < 0)
 		abort();
-	for (int i = 0; i < 2 && !found; i++) {
+	for (int i = cached ? 0 : 1; i < 2 && !found; i++) {
 		GElf_Shdr shdr;
 		Elf *elf;
 		int fd;
 
-		if (elf_open(cands[i], &fd, &elf) < 0)
+		if (open_elf(cands[i], false, &fd, &elf) < 0)
 			continue;
 		if (elf_find_section(elf, SHT_SYMTAB, NULL, &shdr))
 			found = xstrdup(cands[i]);
@@ -352,68 +494,13 @@ static int read_debug_symtab(const char *dpath, struct sym_vec *sv)
 	Elf *elf;
 	int fd, ret;
 
-	ret = elf_open(dpath, &fd, &elf);
+	ret = open_elf(dpath, false, &fd, &elf);
 	if (ret < 0)
 		return ret;
 	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
-	ret = scn ? read_symtab(elf, scn, &shdr, true, sv) : -ENODATA;
+	ret = scn ? read_symtab(elf, scn, &shdr, sv) : -ENODATA;
 	elf_util__close(fd, elf);
 	return ret;
-}
-
-/*
- * MiniDebugInfo (.gnu_debugdata, what Fedora and RHEL ship in every
- * stripped binary): an xz-compressed ELF file whose .symtab holds the
- * functions .dynsym lacks.  Decompressed within limits a corrupt or
- * hostile section can not get past: the decoder's memory, and an output
- * of at most MDI_RATIO times the section plus MDI_FLOOR, MDI_MAX in all
- * (real ones grow 3 to 6 times), allocated as it comes, never by a size
- * the data claims.
- */
-#define MDI_MAX (256u << 20)
-#define MDI_FLOOR (1u << 20)
-#define MDI_RATIO 64
-#define MDI_MEMLIMIT (96u << 20)
-
-/* The xz stream @in (@len bytes) into *@out (new) and *@out_len; 0, -EILSEQ or -EFBIG. */
-static int mdi_decompress(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len)
-{
-	size_t limit =
-		len < (MDI_MAX - MDI_FLOOR) / MDI_RATIO ? len * MDI_RATIO + MDI_FLOOR : MDI_MAX;
-	size_t alloc = 0, cap = limit + 1; /* a byte more than the limit: over it */
-	lzma_stream s = LZMA_STREAM_INIT;
-	uint8_t *buf = NULL;
-	lzma_ret r;
-	int ret;
-
-	if (lzma_stream_decoder(&s, MDI_MEMLIMIT, 0) != LZMA_OK)
-		return -EILSEQ;
-	s.next_in = in;
-	s.avail_in = len;
-	do {
-		if (!s.avail_out) {
-			if (alloc == cap)
-				break;
-			alloc = alloc ? (alloc > cap / 2 ? cap : alloc * 2)
-				      : (cap < 65536 ? cap : 65536);
-			buf = xrealloc(buf, alloc);
-			s.next_out = buf + s.total_out;
-			s.avail_out = alloc - s.total_out;
-		}
-		r = lzma_code(&s, LZMA_FINISH);
-	} while (r == LZMA_OK);
-	if (s.total_out > limit)
-		ret = -EFBIG;
-	else
-		ret = r == LZMA_STREAM_END ? 0 : -EILSEQ;
-	*out_len = s.total_out;
-	lzma_end(&s);
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	*out = buf;
-	return 0;
 }
 
 /*
@@ -441,7 +528,7 @@ static int read_minidebuginfo(Elf *elf, uint64_t file_size, struct sym_vec *sv)
 	data = elf_rawdata(scn, NULL);
 	if (!data || !data->d_buf || data->d_size != shdr.sh_size)
 		return -EILSEQ;
-	ret = mdi_decompress(data->d_buf, data->d_size, &image, &len);
+	ret = minidebuginfo__decompress(data->d_buf, data->d_size, &image, &len);
 	if (ret)
 		return ret;
 	ret = -EILSEQ;
@@ -453,7 +540,7 @@ static int read_minidebuginfo(Elf *elf, uint64_t file_size, struct sym_vec *sv)
 	if (mini && elf_kind(mini) == ELF_K_ELF && gelf_getehdr(mini, &eh) && eh.e_shoff <= len &&
 	    (uint64_t)eh.e_shnum * eh.e_shentsize <= len - eh.e_shoff &&
 	    (scn = elf_find_section(mini, SHT_SYMTAB, NULL, &sshdr)))
-		ret = read_symtab(mini, scn, &sshdr, true, sv) ? -EILSEQ : 0;
+		ret = read_symtab(mini, scn, &sshdr, sv) ? -EILSEQ : 0;
 	elf_end(mini);
 	free(image);
 	pr_debug("MiniDebugInfo (.gnu_debugdata): %s\n", ret ? "corrupt" : "read");
@@ -517,21 +604,33 @@ static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
 	Elf_Scn *scn;
 	int ret;
 
-	if (elf_truncated(elf, size))
+	if (elf_truncated(elf, size, true))
 		return -EBADMSG;
 	ret = read_layout(elf, path, resolve, &se);
 	if (ret < 0)
 		goto out;
 	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
-	if (scn) {
-		/* perf lists .dynsym too then, so "main" may show twice. */
+	/*
+	 * perf reads a distribution's debug file first, and only its .symtab
+	 * (its .dynsym is NOBITS); of the file itself .dynsym too, so "main"
+	 * may show twice.
+	 */
+	se->symsrc = scn ? find_debug_file(path, false) : NULL;
+	if (se->symsrc && read_debug_symtab(se->symsrc, &sv) < 0) {
+		sym_vec_free(&sv);
+		free(se->symsrc);
+		se->symsrc = NULL;
+	}
+	if (se->symsrc) {
+		ret = 0;
+	} else if (scn) {
 		se->symsrc = xstrdup(se->path);
-		ret = read_symtab(elf, scn, &shdr, false, &sv);
+		ret = read_symtab(elf, scn, &shdr, &sv);
 		scn = elf_find_section(elf, SHT_DYNSYM, NULL, &shdr);
 		if (!ret && scn)
-			ret = read_symtab(elf, scn, &shdr, false, &sv);
+			ret = read_symtab(elf, scn, &shdr, &sv);
 	} else {
-		se->symsrc = find_debug_file(path);
+		se->symsrc = find_debug_file(path, true);
 		ret = se->symsrc ? read_debug_symtab(se->symsrc, &sv) : -ENODATA;
 		if (ret < 0) {
 			sym_vec_free(&sv);
@@ -549,7 +648,7 @@ static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
 			}
 			se->dynsym_only = ret != 0;
 			scn = elf_find_section(elf, SHT_DYNSYM, NULL, &shdr);
-			ret = scn ? read_symtab(elf, scn, &shdr, false, &sv) : 0;
+			ret = scn ? read_symtab(elf, scn, &shdr, &sv) : 0;
 		}
 	}
 	if (ret < 0)
@@ -565,6 +664,8 @@ static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
 	se->nr_syms = sv.nr;
 	se->name_blocks = sv.blocks;
 	se->nr_name_blocks = sv.nr_blocks;
+	se->labels = sv.labels;
+	se->nr_labels = sv.nr_labels;
 	memset(&sv, 0, sizeof(sv));
 	*out = se;
 	se = NULL;
@@ -577,7 +678,7 @@ out:
 int symbol_elf__load_layout(const char *path, struct symbol_elf **out)
 {
 	Elf *elf;
-	int fd, ret = elf_open(path, &fd, &elf);
+	int fd, ret = symbol_elf__open_elf(path, &fd, &elf);
 
 	if (ret < 0)
 		return ret;
@@ -688,6 +789,7 @@ void symbol_elf__delete(struct symbol_elf *se)
 	if (!se)
 		return;
 	free(se->syms);
+	free(se->labels);
 	free_name_blocks(se->name_blocks, se->nr_name_blocks);
 	free(se->loads);
 	free(se->path);
@@ -892,7 +994,7 @@ bool symbol_elf__may_have_versions(const char *path, const char *name)
 	Elf *elf;
 	int fd;
 
-	if (elf_open(path, &fd, &elf) < 0)
+	if (symbol_elf__open_elf(path, &fd, &elf) < 0)
 		return true;
 	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
 	/* Without a .symtab the load looks further (a debug file): ask it. */
@@ -1110,178 +1212,14 @@ int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbo
 }
 
 int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
-			   bool demangle, char ***names)
+			   bool demangle, struct func_names *out)
 {
-	char **v = xmalloc((se->nr_syms + 1) * sizeof(*v));
-	int nr = 0;
+	int total = se->nr_syms + se->nr_labels;
+	const char **syms = xmalloc((total + 1) * sizeof(*syms));
 
-	for (int i = 0; i < se->nr_syms; i++) {
-		char *name = demangle_display(se->syms[i].name, demangle);
-
-		if (strfilter__compare(filter, name))
-			v[nr++] = name;
-		else
-			free(name);
-	}
-	qsort(v, nr, sizeof(*v), strcmp_ptr);
-	*names = v;
-	return nr;
-}
-
-/*
- * .gnu.hash: nbuckets, symoffset, bloom_size, bloom_shift; bloom_size
- * words of the file's class; nbuckets bucket words; then one chain word
- * per symbol from symoffset on, its hash with bit 0 set at a chain's end.
- */
-struct symbol_dyn {
-	int fd;
-	Elf *elf;
-	Elf_Data *syms, *versym; /* versym: .gnu.version, or NULL */
-	size_t nr_syms, strndx;
-	uint32_t nbuckets, symoffset, bloom_size, bloom_shift;
-	const unsigned char *bloom; /* bloom_size words of bloom_bits bits */
-	unsigned int bloom_bits;
-	const uint32_t *buckets, *chain;
-	size_t nr_chain;
-};
-
-static uint32_t gnu_hash(const char *s)
-{
-	uint32_t h = 5381;
-
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-		h = h * 33 + *c;
-	return h;
-}
-
-/* The hash table @data of @d's class; 0 or -EBADMSG when it does not fit. */
-static int gnu_hash_read(struct symbol_dyn *d, const Elf_Data *data)
-{
-	const uint32_t *w = data->d_buf;
-	size_t words = data->d_size / 4, bloom_words;
-
-	if (!w || words < 4)
-		return -EBADMSG;
-	d->nbuckets = w[0];
-	d->symoffset = w[1];
-	d->bloom_size = w[2];
-	d->bloom_shift = w[3];
-	bloom_words = (size_t)d->bloom_size * (d->bloom_bits / 32);
-	if (!d->nbuckets || !d->bloom_size || d->bloom_shift >= 32 ||
-	    bloom_words + d->nbuckets > words - 4 || d->symoffset > d->nr_syms)
-		return -EBADMSG;
-	d->bloom = (const unsigned char *)(w + 4);
-	d->buckets = w + 4 + bloom_words;
-	d->chain = d->buckets + d->nbuckets;
-	d->nr_chain = words - 4 - bloom_words - d->nbuckets;
-	return 0;
-}
-
-int symbol_dyn__open(const char *path, struct symbol_dyn **out)
-{
-	struct symbol_dyn *d = xzalloc(sizeof(*d));
-	GElf_Shdr shdr, hshdr, vshdr;
-	Elf_Scn *scn, *hash, *vscn;
-	Elf_Data *hdata;
-	int ret = elf_open(path, &d->fd, &d->elf);
-
-	if (ret < 0) {
-		free(d);
-		return ret;
-	}
-	d->bloom_bits = gelf_getclass(d->elf) == ELFCLASS64 ? 64 : 32;
-	ret = -ENODATA;
-	scn = elf_find_section(d->elf, SHT_DYNSYM, NULL, &shdr);
-	hash = elf_find_section(d->elf, SHT_GNU_HASH, NULL, &hshdr);
-	if (!scn || !hash || elf_getscn(d->elf, hshdr.sh_link) != scn)
-		goto out;
-	ret = -EBADMSG;
-	d->syms = elf_getdata(scn, NULL);
-	hdata = elf_getdata(hash, NULL);
-	if (!d->syms || !hdata || !shdr.sh_entsize)
-		goto out;
-	d->nr_syms = shdr.sh_size / shdr.sh_entsize;
-	d->strndx = shdr.sh_link;
-	vscn = elf_find_section(d->elf, SHT_GNU_versym, NULL, &vshdr);
-	if (vscn && elf_getscn(d->elf, vshdr.sh_link) == scn)
-		d->versym = elf_getdata(vscn, NULL);
-	ret = gnu_hash_read(d, hdata);
-out:
-	if (ret < 0) {
-		symbol_dyn__close(d);
-		return ret;
-	}
-	*out = d;
-	return 0;
-}
-
-/* Is symbol @i of @d a hidden version ("NAME@VER" in a .symtab: not NAME's)? */
-static bool dyn_hidden(const struct symbol_dyn *d, size_t i)
-{
-	GElf_Versym v;
-
-	return d->versym && gelf_getversym(d->versym, i, &v) && (v & 0x8000);
-}
-
-/* May the bloom filter of @d hold a name hashing to @h? */
-static bool gnu_bloom_may(const struct symbol_dyn *d, uint32_t h)
-{
-	unsigned int bits = d->bloom_bits, b1 = h % bits, b2 = (h >> d->bloom_shift) % bits;
-	size_t at = (size_t)(h / bits) % d->bloom_size;
-	uint64_t word;
-
-	if (bits == 64) {
-		memcpy(&word, d->bloom + at * 8, 8);
-	} else {
-		uint32_t w32;
-
-		memcpy(&w32, d->bloom + at * 4, 4);
-		word = w32;
-	}
-	return (word >> b1 & 1) && (word >> b2 & 1);
-}
-
-int symbol_dyn__find(const struct symbol_dyn *d, const char *name, uint64_t vaddr,
-		     struct elf_symbol *sym)
-{
-	uint32_t h = gnu_hash(name);
-	size_t i;
-
-	if (!gnu_bloom_may(d, h))
-		return -ENOENT;
-	i = d->buckets[h % d->nbuckets];
-	if (i < d->symoffset)
-		return -ENOENT;
-	/* Every symbol of the chain: a name may be defined at several versions. */
-	for (; i < d->nr_syms && i - d->symoffset < d->nr_chain; i++) {
-		uint32_t ch = d->chain[i - d->symoffset];
-		const char *sname;
-		unsigned char type;
-		GElf_Sym s;
-
-		if ((ch | 1) == (h | 1) && !dyn_hidden(d, i) && gelf_getsym(d->syms, i, &s) &&
-		    (sname = elf_strptr(d->elf, d->strndx, s.st_name)) && !strcmp(sname, name) &&
-		    keep_symbol(d->elf, &s, sname, false)) {
-			type = GELF_ST_TYPE(s.st_info);
-			*sym = (struct elf_symbol){ .name = (char *)sname,
-						    .addr = s.st_value,
-						    .size = s.st_size,
-						    .bind = GELF_ST_BIND(s.st_info),
-						    .type = type };
-			if ((type == STT_FUNC || type == STT_GNU_IFUNC) &&
-			    elf_symbol__holds(sym, vaddr))
-				return 0;
-		}
-		if (ch & 1)
-			break;
-	}
-	return -ENOENT;
-}
-
-void symbol_dyn__close(struct symbol_dyn *d)
-{
-	if (!d)
-		return;
-	elf_util__close(d->fd, d->elf);
-	free(d);
+	for (int i = 0; i < total; i++)
+		syms[i] = i < se->nr_syms ? se->syms[i].name : se->labels[i - se->nr_syms];
+	func_names__show(syms, total, filter, demangle, out);
+	free(syms);
+	return out->nr;
 }

@@ -21,6 +21,7 @@
 
 #include "util/elf-util.h"
 
+struct func_names;
 struct strfilter;
 
 /*
@@ -63,19 +64,25 @@ struct symbol_elf {
 	struct symbol_name_index *by_name; /* made by the first symbol_elf__find_name() */
 	char **name_blocks;		   /* where the syms' names are */
 	int nr_name_blocks;
+	char **labels; /* local labels (code, data): listed by -F as perf does, never probed */
+	int nr_labels;
 };
 
 /*
- * Load the symbols of the ELF file at @path: those of .symtab and .dynsym
- * (perf lists both, so a name may appear twice at one address), else of a
- * separate debug file with a .symtab found by build-id (the build-id cache
- * $PERF_BUILDID_DIR|~/.debug/.build-id/xx/rest/elf, then
- * /usr/lib/debug/.build-id/xx/rest.debug), else of its MiniDebugInfo
- * (.gnu_debugdata, decompressed within limits: see mdi_err) and .dynsym,
- * else of .dynsym; plus NAME@plt entries synthesized from .rela.plt.  Kept: defined symbols with a name of
- * type FUNC, GNU_IFUNC, OBJECT in allocated sections, and global/weak NOTYPE labels
- * outside NOBITS sections (this is what perf lists with -F); FILE, SECTION,
- * undefined and absolute symbols are not.
+ * Load the symbols of the ELF file at @path, from the first of these, as
+ * perf does: the .symtab of its debug file in /usr/lib/debug/.build-id/xx/
+ * rest.debug; its own .symtab and .dynsym (perf lists both, so a name may
+ * appear twice at one address); the .symtab of a copy in the build-id
+ * cache ($PERF_BUILDID_DIR|~/.debug/.build-id/xx/rest/elf), then of that
+ * debug file, for a file stripped of it; its MiniDebugInfo
+ * (.gnu_debugdata, decompressed within limits: see mdi_err) and .dynsym;
+ * .dynsym alone.  A debug file is read whatever its program headers (the
+ * binary's) say of segments it does not hold.  Plus NAME@plt entries synthesized from
+ * .rela.plt.  Kept: defined symbols with a name of type FUNC, GNU_IFUNC,
+ * OBJECT in allocated sections, and global/weak NOTYPE labels of an
+ * allocated section named *text* or *data*; local labels of those go to
+ * labels (the three are what perf lists with -F); FILE, SECTION,
+ * undefined and absolute symbols are not kept.
  * On success *@out is a new symbol_elf (symbol_elf__delete()) and 0 is
  * returned; else -errno: -ENOENT (no such file), -EISDIR, -EACCES,
  * -ENOEXEC (not ELF), -EBADMSG (truncated or malformed ELF), -ENODATA (no
@@ -243,36 +250,18 @@ int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbo
  */
 int symbol_elf__kernel_text_offset(const struct symbol_elf *se, uint64_t addr, uint64_t *off);
 
+/*
+ * The names -F lists of @se's symbols and labels: demangled when
+ * @demangle, those @filter passes (NULL: all), sorted, into *@out
+ * (func_names__release()); their number is returned.
+ */
 int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
-			   bool demangle, char ***names);
+			   bool demangle, struct func_names *out);
 
-/*
- * The dynamic symbols of an ELF file, looked up one name at a time through
- * its .gnu.hash without reading the table: a few pages of the file for a
- * name, where symbol_elf__load() reads and sorts every symbol (a cached
- * probe checked on a library or a -rdynamic program, see probe-verify).
- * The file stays open (mapped) until symbol_dyn__close().
- */
-struct symbol_dyn;
+/* Open @path with libelf, refusing a truncated file: 0, *@fd and *@elf, else -errno. */
+int symbol_elf__open_elf(const char *path, int *fd, Elf **elf);
 
-/*
- * Open @path's .dynsym and .gnu.hash: 0 and *@out, or -errno: those of
- * symbol_elf__load(), -ENODATA when the file has no .dynsym with a
- * .gnu.hash, -EBADMSG when the hash table is malformed.
- */
-int symbol_dyn__open(const char *path, struct symbol_dyn **out);
-
-/*
- * A defined function (FUNC or GNU_IFUNC, in an allocated section) named
- * exactly @name in .dynsym that holds @vaddr (symbol_elf__find_addr()'s
- * rule): 0 and *@sym (its name points into the file's mapping), or
- * -ENOENT.  A hidden version (.gnu.version: "NAME@VER", a compat symbol)
- * does not answer, as in symbol_elf__find_name().
- */
-int symbol_dyn__find(const struct symbol_dyn *d, const char *name, uint64_t vaddr,
-		     struct elf_symbol *sym);
-
-/* Close @d (NULL: nothing). */
-void symbol_dyn__close(struct symbol_dyn *d);
+/* Is @sym (named @name) of @elf one symbol_elf__load() keeps from its own tables? */
+bool symbol_elf__keeps(Elf *elf, const GElf_Sym *sym, const char *name);
 
 #endif

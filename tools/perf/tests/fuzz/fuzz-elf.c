@@ -13,6 +13,7 @@
 #include "tests/fuzz/fuzz.h"
 #include "util/eh-frame.h"
 #include "util/elf-util.h"
+#include "util/func-names.h"
 #include "util/symbol-elf.h"
 
 static void walk_image(const uint8_t *data, size_t size)
@@ -95,7 +96,7 @@ static void lookups(const struct symbol_elf *se)
 {
 	const struct elf_symbol **v;
 	struct symbol_elf_place pl;
-	char **names;
+	struct func_names fn;
 	int n;
 
 	for (int i = 0; i < se->nr_syms && i < 64; i++) {
@@ -120,11 +121,8 @@ static void lookups(const struct symbol_elf *se)
 	}
 	n = symbol_elf__find_glob(se, "*", &v);
 	free(v);
-	n = symbol_elf__func_names(se, NULL, true, &names);
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	if (n >= 0)
-		free(names);
+	symbol_elf__func_names(se, NULL, true, &fn);
+	func_names__release(&fn);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

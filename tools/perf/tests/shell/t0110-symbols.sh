@@ -121,6 +121,65 @@ test_expect_success GCC 'an unknown function is not found, in the words of symbo
 	grep -x "Probe point .nosuch. not found." err
 '
 
+# A label (NOTYPE) is listed by perf when its section's name says text or
+# data: an assembler entry point in .text, ceph-osd's mul_table_72 in
+# .data; not one in .bss or in a section of another name.  With a
+# distribution's debug file perf takes the names of its .symtab only: a
+# name .dynsym has too is listed once, not twice as from the library
+# itself.  The debug file goes where Debian puts them, for this test alone
+# (its build-id is this library's).
+test_expect_success GCC 'setup: a library with a label in its code, and its debug file' '
+	cat >label.c <<-\EOF &&
+	int lib_a(int x) { return x * 2; }
+	int lib_b(int x) { return x * 3; }
+	__asm__(".text\nt0110_label: nop\n");
+	__asm__(".pushsection .data\nt0110_data: .long 1\n.popsection\n");
+	__asm__(".pushsection .bss\nt0110_bss: .zero 8\n.popsection\n");
+	__asm__(".pushsection .bss\n.globl t0110_gbss\nt0110_gbss: .zero 8\n.popsection\n");
+	__asm__(".pushsection mysec,\"a\"\nt0110_mysec: .long 1\n.popsection\n");
+	__asm__(".pushsection mysec,\"a\"\n.globl t0110_gmysec\nt0110_gmysec: .long 1\n.popsection\n");
+	EOF
+	${CC:-gcc} -O1 -g -shared -fPIC -Wl,--build-id=sha1 -o liblabel.so label.c &&
+	bid=$(build_id_of liblabel.so) &&
+	DEBUG_FILE=/usr/lib/debug/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).debug &&
+	rm -f "$DEBUG_FILE" &&
+	echo "$DEBUG_FILE" >debug-file-path
+'
+DEBUG_FILE=$(cat "$TEST_TMP/debug-file-path" 2>/dev/null)
+test_cleanup '[ -z "$DEBUG_FILE" ] || rm -f "$DEBUG_FILE"'
+test_expect_success SYSTEM_PERF '-F lists a label in code or data, not in .bss or mysec, as perf does' '
+	readelf -sW liblabel.so | grep -q "NOTYPE  LOCAL  DEFAULT .* t0110_label$" &&
+	readelf -sW liblabel.so | grep -q "NOTYPE  LOCAL  DEFAULT .* t0110_bss$" &&
+	readelf -sW liblabel.so | grep -q "NOTYPE  GLOBAL DEFAULT .* t0110_gmysec$" &&
+	same_funcs "$TEST_TMP/liblabel.so" "*" && grep -x t0110_label ours &&
+	grep -x t0110_data ours && ! grep -e "t0110_.*bss" -e "t0110_.*mysec" ours &&
+	test "$(grep -cx lib_a ours)" = 2
+'
+test_expect_success SYSTEM_PERF 'with a debug file, -F lists its .symtab: each name once, as perf does' '
+	mkdir -p "$(dirname "$DEBUG_FILE")" &&
+	objcopy --only-keep-debug liblabel.so "$DEBUG_FILE" &&
+	same_funcs "$TEST_TMP/liblabel.so" "*" && grep -x t0110_label ours &&
+	grep -x t0110_data ours && ! grep -e "t0110_.*bss" -e "t0110_.*mysec" ours &&
+	test "$(grep -cx lib_a ours)" = 1 &&
+	same_funcs "$TEST_TMP/liblabel.so"
+'
+# Without -g the debug file is smaller than the segments its program
+# headers (the library's) describe: it is no truncated file for that.
+test_expect_success SYSTEM_PERF 'a debug file smaller than the segments it describes is read, as perf reads it' '
+	${CC:-gcc} -O1 -shared -fPIC -Wl,--build-id=sha1 -o liblabel.so label.c &&
+	bid=$(build_id_of liblabel.so) &&
+	DEBUG_FILE=/usr/lib/debug/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).debug &&
+	test_when_finished "rm -f $DEBUG_FILE" &&
+	objcopy --only-keep-debug liblabel.so "$DEBUG_FILE" &&
+	end=$(readelf -lW liblabel.so | awk "\$1 == \"LOAD\" { e = \$2 \" + \" \$5 } END { print e }") &&
+	test "$(stat -c %s "$DEBUG_FILE")" -lt $(($end)) &&
+	same_funcs "$TEST_TMP/liblabel.so" "*" &&
+	test "$(grep -cx lib_a ours)" = 1
+'
+test_expect_success SYSTEM_PERF 'a label is listed, not probed: perf fails the same way' '
+	test_same_as_system_perf --status probe -x "$TEST_TMP/liblabel.so" -D t0110_label
+'
+
 test_expect_success GCC 'a stripped PIE has no symbols' '
 	cp pie stripped && strip stripped &&
 	build_workload symbols stripped2 -O0 -fPIE -pie -Wl,--build-id=0x0123456789 && strip stripped2 &&

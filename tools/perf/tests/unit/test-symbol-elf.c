@@ -15,7 +15,9 @@
 
 #include "tests/unit/unit-test.h"
 #include "util/demangle.h"
+#include "util/func-names.h"
 #include "util/strfilter.h"
+#include "util/symbol-dyn.h"
 #include "util/symbol-elf.h"
 #include "util/util.h"
 
@@ -191,12 +193,14 @@ static void test_the_funcs_list_is_sorted_and_filtered(void)
 	struct symbol_elf *se = load("/proc/self/exe");
 	struct strfilter *filter = strfilter__new(STRFILTER_DEFAULT_FUNCS, NULL);
 	bool found = false;
+	struct func_names fn;
 	char **names;
 	int nr;
 
 	if (!se)
 		return;
-	nr = symbol_elf__func_names(se, filter, false, &names);
+	nr = symbol_elf__func_names(se, filter, false, &fn);
+	names = fn.names;
 	CHECK(nr > 0);
 	for (int i = 0; i < nr; i++) {
 		CHECK(names[i][0] != '_');
@@ -205,18 +209,14 @@ static void test_the_funcs_list_is_sorted_and_filtered(void)
 			CHECK(strcmp(names[i - 1], names[i]) <= 0);
 		found |= !strcmp(names[i], "symbol_elf_test_target");
 	}
-	for (int i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
+	func_names__release(&fn);
 	CHECK(found);
 	/* Without a filter the PLT entries of our libc calls show. */
 	found = false;
-	nr = symbol_elf__func_names(se, NULL, false, &names);
-	for (int i = 0; i < nr; i++) {
-		found |= !strcmp(names[i], "fopen@plt");
-		free(names[i]);
-	}
-	free(names);
+	nr = symbol_elf__func_names(se, NULL, false, &fn);
+	for (int i = 0; i < nr; i++)
+		found |= !strcmp(fn.names[i], "fopen@plt");
+	func_names__release(&fn);
 	CHECK(found);
 	strfilter__delete(filter);
 	symbol_elf__delete(se);
