@@ -53,6 +53,119 @@ static void add_piece(const char *s, size_t len, void *sb)
 	strbuf_add(sb, s, len);
 }
 
+/*
+ * The <source-name> at *@p (a length, then that many characters) appended
+ * to @sb as libiberty prints it, *@anon when it is an anonymous namespace:
+ * false when it is none (or runs past the name's end).
+ */
+static bool plain_source_name(struct strbuf *sb, const char **p, bool *anon)
+{
+	const char *s = *p;
+	size_t len = 0;
+
+	if (*s < '1' || *s > '9')
+		return false;
+	for (; isdigit((unsigned char)*s); s++) {
+		len = len * 10 + (size_t)(*s - '0');
+		if (len > 4096)
+			return false;
+	}
+	if (strnlen(s, len) < len)
+		return false;
+	/* "_GLOBAL_" [._$] "N": an anonymous namespace */
+	*anon = len >= 10 && !strncmp(s, "_GLOBAL_", 8) && strchr("._$", s[8]) && s[9] == 'N';
+	if (*anon)
+		strbuf_addstr(sb, "(anonymous namespace)");
+	else
+		strbuf_add(sb, s, len);
+	*p = s + len;
+	return true;
+}
+
+/*
+ * Most names of a C++ program are plain: _Z [L] <source-name> and
+ * _ZN [rVKRO] (St | <source-name> | a constructor or destructor)... E,
+ * whatever the parameters after them.  Printed without parameters (what
+ * -F shows) such a name is its parts joined by "::", which is written
+ * here; libiberty's general printer cost five times as much, and was
+ * most of -F on libjvm's 56,528 names (84% of them plain).  Any other
+ * name (templates, substitutions, operators, ABI tags, clones...): false
+ * and @sb as it was, for libiberty.  test-demangle checks this against
+ * libiberty over real programs' symbol tables.
+ */
+static bool demangle_plain(struct strbuf *sb, const char *sym)
+{
+	static const struct {
+		const char code[3], *says;
+	} specials[] = { { "TV", "vtable for " },
+			 { "TI", "typeinfo for " },
+			 { "TS", "typeinfo name for " },
+			 { "GV", "guard variable for " } };
+	size_t at = sb->len, last = 0, last_len = 0;
+	const char *p = sym + 2;
+	bool special = false, anon;
+	int parts = 0;
+
+	/* the special names of a class (and a guard): of a plain name here */
+	for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]); i++)
+		if (p[0] == specials[i].code[0] && p[1] == specials[i].code[1]) {
+			strbuf_addstr(sb, specials[i].says);
+			special = true;
+			p += 2;
+			break;
+		}
+	if (*p == 'L' && !special)
+		p++;
+	if (*p != 'N') {
+		if (!plain_source_name(sb, &p, &anon))
+			goto other;
+		/* the parameters' types: not template arguments, an ABI tag, a clone */
+		if (*p == 'I' || *p == 'B' || strchr(p, '.') || (special && *p))
+			goto other;
+		return true;
+	}
+	for (p++; *p && strchr("rVKRO", *p); p++)
+		;
+	if (p[0] == 'S' && p[1] == 't') {
+		strbuf_addstr(sb, "std");
+		parts++;
+		p += 2;
+	}
+	while (*p != 'E') {
+		if (parts)
+			strbuf_addstr(sb, "::");
+		if ((p[0] == 'C' && (p[1] == '1' || p[1] == '2')) ||
+		    (p[0] == 'D' && p[1] >= '0' && p[1] <= '2')) {
+			/* the class's name again, after '~' for a destructor */
+			if (!last_len || special ||
+			    (p[2] != 'E' && p[2] != 'I' && !isdigit((unsigned char)p[2])))
+				goto other;
+			if (p[0] == 'D')
+				strbuf_addch(sb, '~');
+			/* grown first: the copy is of sb's own bytes */
+			strbuf_grow(sb, last_len);
+			strbuf_add(sb, sb->buf + last, last_len);
+			p += 2;
+			if (*p != 'E')
+				goto other;
+		} else {
+			last = sb->len;
+			if (!plain_source_name(sb, &p, &anon))
+				goto other;
+			/* an anonymous namespace is no class of a constructor */
+			last_len = anon ? 0 : sb->len - last;
+		}
+		parts++;
+	}
+	/* a special name's type ends at its 'E' */
+	if (!parts || strchr(p, '.') || (special && p[1]))
+		goto other;
+	return true;
+other:
+	strbuf_setlen(sb, at);
+	return false;
+}
+
 /* demangle_sym(@sym, false) appended to @sb: true, else false and @sb as it was. */
 static bool demangle_add(struct strbuf *sb, const char *sym)
 {
@@ -62,6 +175,8 @@ static bool demangle_add(struct strbuf *sb, const char *sym)
 	if (strncmp(sym, "_Z", 2) && strncmp(sym, "_R", 2))
 		return false;
 	if (sym[1] == 'Z' && !rust_legacy_hash(sym)) {
+		if (demangle_plain(sb, sym))
+			return true;
 		/* printed into @sb, not into a string of its own */
 		if (cplus_demangle_v3_callback(sym, DMGL_ANSI, add_piece, sb))
 			return true;

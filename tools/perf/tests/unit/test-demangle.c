@@ -4,12 +4,16 @@
  * signature against a symbol, the spec grammar of such names and the
  * identifier an event is named with.
  */
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libiberty/demangle.h>
 
 #include "util/demangle.h"
 #include "util/probe-spec.h"
 #include "util/strbuf.h"
+#include "util/symbol-elf.h"
 #include "unit-test.h"
 
 static void test_demangles_cxx_and_rust(void)
@@ -337,8 +341,108 @@ static void test_names_are_written_back_readable(void)
 	}
 }
 
+/* What libiberty prints of @sym without parameters: the display name's reference. */
+static char *libiberty_display(const char *sym)
+{
+	char *d = cplus_demangle_v3(sym, DMGL_ANSI);
+
+	return d ? d : strdup(sym);
+}
+
+/* demangle_display() of @sym is libiberty's; false (and said) when not. */
+static bool shown_as_libiberty(const char *sym)
+{
+	char *ours = demangle_display(sym, true), *want = libiberty_display(sym);
+	bool same = !strcmp(ours, want);
+
+	if (!same)
+		printf("#   %s: ours '%s', libiberty '%s'\n", sym, ours, want);
+	free(ours);
+	free(want);
+	return same;
+}
+
+/*
+ * Plain C++ names are printed without libiberty (five times as fast, most
+ * of -F): each as libiberty prints it, and what is not plain (templates,
+ * operators, ABI tags, clones, a length past the end) left to it.
+ */
+static void test_plain_names_are_shown_as_libiberty_shows_them(void)
+{
+	static const char *const names[] = {
+		"_ZN13ABIDescriptor15is_volatile_regE5VMReg",
+		"_ZNK3Foo3barEv",
+		"_ZN3FooC1Ei",
+		"_ZN3FooC2Ev",
+		"_ZN3FooD0Ev",
+		"_ZN3FooD2Ev",
+		"_ZNSt3foo3barEv",
+		"_ZN12_GLOBAL__N_13fooEv",
+		"_ZN12_GLOBAL__N_13FooC2Ev",
+		"_ZN12_GLOBAL__N_1C2Ev",
+		"_ZL3foov",
+		"_Z3foo",
+		"_Z3fooi",
+		"_ZTV3Foo",
+		"_ZTVN3Foo3BarE",
+		"_ZTI3Foo",
+		"_ZTS3Foo",
+		"_ZGVN3Foo1xE",
+		"_ZTVN3FooC2E",
+		"_ZTV3Fooi",
+		"_ZN3Foo3barEv.part.0",
+		"_Z3foov.cold",
+		"_Z3fooB5cxx11v",
+		"_ZN3Foo3barB5cxx11Ev",
+		"_ZN3FooIiE3barEv",
+		"_Z3fooIiEvT_",
+		"_ZNKSt6vectorIiSaIiEE4sizeEv",
+		"_ZN3FooplERKS_",
+		"_ZN3Foo",
+		"_ZN999foo3barEv",
+		"_ZN3fooE",
+		"_ZNE",
+		"_ZN3Foo3barC1Ev",
+		"_ZN3FooC3Ev",
+		"_Z0v",
+		"_Z01av",
+	};
+	const char *files[] = { "/usr/lib/x86_64-linux-gnu/libstdc++.so.6", NULL, NULL };
+	glob_t g = { 0 };
+	int compared = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		CHECK(shown_as_libiberty(names[i]));
+	/* Real programs' tables where this machine has them (make bench: libjvm). */
+	if (!glob("/usr/lib/jvm/*/lib/server/libjvm.so", 0, NULL, &g) && g.gl_pathc)
+		files[1] = g.gl_pathv[0];
+	files[2] = "/usr/bin/ceph-osd";
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct symbol_elf *se;
+		int bad = 0;
+
+		if (!files[f] || symbol_elf__load_names(files[f], &se))
+			continue;
+		for (int i = 0; i < se->nr_names && bad < 10; i++) {
+			const char *n = se->names[i];
+
+			/* not C++; a Rust hash goes to the other demangler; NAME@plt keeps @plt */
+			if (strncmp(n, "_Z", 2) || strstr(n, "17h") || strchr(n, '@'))
+				continue;
+			bad += !shown_as_libiberty(n);
+			compared++;
+		}
+		CHECK_INT(bad, ==, 0);
+		symbol_elf__delete(se);
+	}
+	printf("# %d names of real programs compared\n", compared);
+	CHECK_INT(compared, >, 3000); /* libstdc++ alone */
+	globfree(&g);
+}
+
 TESTS(TEST(test_names_are_written_back_readable), TEST(test_demangles_cxx_and_rust),
       TEST(test_display_names_append_to_a_strbuf),
+      TEST(test_plain_names_are_shown_as_libiberty_shows_them),
       TEST(test_matches_names_overloads_and_signatures),
       TEST(test_normalizes_blanks_and_strips_params), TEST(test_event_identifiers),
       TEST(test_scans_source_names_in_specs), TEST(test_specs_with_source_names));
