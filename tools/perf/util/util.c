@@ -17,57 +17,95 @@ int strcmp_ptr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The first 8 bytes of @s (NUL-padded), big-endian: compared as numbers, as strcmp() would. */
-static uint64_t str_key(const char *s)
+/*
+ * The 8 bytes of @s from @at (NUL-padded past its end, which is not read
+ * beyond), big-endian: keys compare as the bytes do under strcmp().
+ */
+static uint64_t str_key(const char *s, size_t at)
 {
 	uint64_t k = 0;
 	int i = 0;
 
-	for (; i < 8 && s[i]; i++)
+	for (s += at; i < 8 && s[i]; i++)
 		k = k << 8 | (unsigned char)s[i];
-	return k << (8 * (8 - i));
+	return i ? k << (8 * (8 - i)) : 0;
 }
 
 struct str_key {
-	uint64_t key;
+	uint64_t key; /* of s at the depth being sorted */
 	char *s;
 };
 
-static bool str_key_less(const struct str_key *x, const struct str_key *y)
+static void str_key_swap(struct str_key *a, struct str_key *b)
 {
-	if (x->key != y->key)
-		return x->key < y->key;
-	/* the same 8 bytes: equal if they hold the NUL, else compare on */
-	return (x->key & 0xff) && strcmp(x->s + 8, y->s + 8) < 0;
+	struct str_key t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * @a (@n strings equal in their first @depth bytes, keyed at @depth)
+ * sorted: three-way quicksort of the keys, the strings of one key sorted
+ * on at the next 8 bytes unless it holds their end.  The names of a C++
+ * program share long prefixes ("ClassName::"): each byte is looked at
+ * about once, not once per comparison.
+ */
+static void str_keys_sort(struct str_key *a, size_t n, size_t depth)
+{
+	while (n > 12) {
+		uint64_t x = a[0].key, y = a[n / 2].key, z = a[n - 1].key, pivot;
+		size_t lt = 0, i = 0, gt = n;
+
+		/* the median of three */
+		pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+		while (i < gt) {
+			if (a[i].key < pivot)
+				str_key_swap(&a[lt++], &a[i++]);
+			else if (a[i].key > pivot)
+				str_key_swap(&a[i], &a[--gt]);
+			else
+				i++;
+		}
+		/* [lt, gt) share 8 more bytes: on with the next 8, unless they ended */
+		if ((pivot & 0xff) && gt - lt > 1) {
+			for (size_t k = lt; k < gt; k++)
+				a[k].key = str_key(a[k].s, depth + 8);
+			str_keys_sort(a + lt, gt - lt, depth + 8);
+		}
+		/* the smaller side by recursion, the larger by the loop */
+		if (lt < n - gt) {
+			str_keys_sort(a, lt, depth);
+			a += gt;
+			n -= gt;
+		} else {
+			str_keys_sort(a + gt, n - gt, depth);
+			n = lt;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct str_key v = a[i];
+		size_t j = i;
+
+		for (; j > 0 && (a[j - 1].key > v.key ||
+				 (a[j - 1].key == v.key && (v.key & 0xff) &&
+				  strcmp(a[j - 1].s + depth + 8, v.s + depth + 8) > 0));
+		     j--)
+			a[j] = a[j - 1];
+		a[j] = v;
+	}
 }
 
 void strings_sort(char **v, size_t n)
 {
-	struct str_key *k = xmalloc(sizeof(*k) * (n ? n : 1)),
-		       *tmp = xmalloc(sizeof(*k) * (n ? n : 1));
-	struct str_key *from = k, *to = tmp, *t;
+	struct str_key *k = xmalloc(sizeof(*k) * (n ? n : 1));
 
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct str_key){ str_key(v[i]), v[i] };
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t i = lo, j = mid, o = lo;
-
-			while (i < mid && j < hi)
-				to[o++] = str_key_less(&from[j], &from[i]) ? from[j++] : from[i++];
-			while (i < mid)
-				to[o++] = from[i++];
-			while (j < hi)
-				to[o++] = from[j++];
-		}
-		t = from, from = to, to = t;
-	}
+		k[i] = (struct str_key){ str_key(v[i], 0), v[i] };
+	str_keys_sort(k, n, 0);
 	for (size_t i = 0; i < n; i++)
-		v[i] = from[i].s;
+		v[i] = k[i].s;
 	free(k);
-	free(tmp);
 }
 
 char *path_join(const char *dir, const char *name)

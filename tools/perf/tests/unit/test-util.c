@@ -553,20 +553,30 @@ static void test_grows_arrays_and_sorts_strings(void)
 /* strings_sort() orders as qsort() with strcmp_ptr(), over its 8-byte keys' edges. */
 static void test_sorts_strings_as_strcmp_does(void)
 {
-	static const char *const words[] = { "",	 "a",	      "abcdefg",   "abcdefgh",
-					     "abcdefgh", "abcdefghi", "abcdefgi",  "abcdefgh\xff",
-					     "\xff",	 "\x7f",      "zzzzzzzzz", "abcdefghab" };
+	static const char *const words[] = {
+		"", "a", "abcdefg", "abcdefgh", "abcdefgh", "abcdefghi", "abcdefgi", "abcdefgh\xff",
+		"\xff", "\x7f", "zzzzzzzzz", "abcdefghab",
+		/* C++ names: long shared prefixes, past 8 and 16 bytes */
+		"ShenandoahHeap::heap", "ShenandoahHeap::heap_region",
+		"ShenandoahHeap::heap_region_containing",
+		"ShenandoahHeap::", "ShenandoahHeapRegion::make_trash",
+		"ShenandoahHeapRegion::make_trash_immediate", "ShenandoahHeapRegion::make_trash",
+		"ShenandoahHeap::heap_region_containing2"
+	};
 	char *v[600], *w[600];
 	unsigned int seed = 1;
 
-	for (size_t i = 0; i < 600; i++) {
-		seed = seed * 1103515245 + 12345;
-		v[i] = w[i] = (char *)words[(seed >> 16) % ARRAY_SIZE(words)];
+	/* a few (insertion sort), then many (partitions at each depth) */
+	for (size_t n = 5; n <= 600; n += 595) {
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245 + 12345;
+			v[i] = w[i] = (char *)words[(seed >> 16) % ARRAY_SIZE(words)];
+		}
+		strings_sort(v, n);
+		qsort(w, n, sizeof(*w), strcmp_ptr);
+		for (size_t i = 0; i < n; i++)
+			CHECK_STR(v[i], w[i]);
 	}
-	strings_sort(v, 600);
-	qsort(w, 600, sizeof(*w), strcmp_ptr);
-	for (size_t i = 0; i < 600; i++)
-		CHECK_STR(v[i], w[i]);
 	strings_sort(v, 0);
 }
 
