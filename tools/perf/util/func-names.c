@@ -30,7 +30,8 @@ static void *half_run(void *arg)
 {
 	struct half *h = arg;
 	struct strbuf sb = STRBUF_INIT;
-	size_t *at = xmalloc(sizeof(*at) * (h->n / 2 + CHUNK + 1));
+	/* offsets into sb first (it may move as it grows), pointers once it is done */
+	uintptr_t *at = xmalloc(sizeof(*at) * (h->n / 2 + CHUNK + 1));
 
 	strbuf_grow(&sb, h->n * 24);
 	for (size_t c = h->first * CHUNK; c < h->n; c += 2 * CHUNK) {
@@ -46,10 +47,9 @@ static void *half_run(void *arg)
 		}
 	}
 	h->buf = strbuf_detach(&sb, NULL);
-	h->names = xmalloc(sizeof(*h->names) * (h->nr + 1));
+	h->names = (char **)at;
 	for (size_t i = 0; i < h->nr; i++)
 		h->names[i] = h->buf + at[i];
-	free(at);
 	strings_sort(h->names, h->nr);
 	return NULL;
 }

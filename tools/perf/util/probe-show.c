@@ -431,6 +431,7 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 		ret = btf_func_names(&t, sf);
 		goto out;
 	}
+	t.names_only = true;
 	if (!ret && user && probe_target__try_symbols(&t) == -ENODATA) {
 		/* a stripped file: perf's words and status (255) */
 		pr_err("Failed to load symbols in %s\n", t.path);

@@ -260,7 +260,8 @@ int probe_target__try_symbols(struct probe_target *t)
 		return 0;
 	if (t->path) {
 		char *file = probe_target__symbol_file(t->path);
-		int ret = symbol_elf__load(file, &t->syms);
+		int ret = t->names_only ? symbol_elf__load_names(file, &t->syms)
+					: symbol_elf__load(file, &t->syms);
 
 		if (!ret && t->syms->mdi_err)
 			pr_warning("Warning: %s: %s; only its .dynsym is read\n", file,

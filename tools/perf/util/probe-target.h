@@ -64,6 +64,7 @@ struct probe_target {
 	int e_machine;		     /* uprobes: the ELF machine of path (0: not ELF) */
 	const char *arch;	     /* its arch_regs name; NULL: the host's (the kernel) */
 	bool had_debuginfo;	     /* a debuginfo was opened (perf's words for "not found") */
+	bool names_only;	     /* -F: syms for their names only (symbol_elf__load_names()) */
 };
 
 /*

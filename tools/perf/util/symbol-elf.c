@@ -33,13 +33,21 @@
 #define NAME_BLOCK 65536
 
 struct sym_vec {
-	struct elf_symbol *v;
+	struct elf_symbol *v; /* or, borrowing, their names only: */
+	char **names;
 	int nr, alloc;
 	char **labels; /* see symbol_elf.labels */
 	int nr_labels, alloc_labels;
 	char **blocks;
 	int nr_blocks;
 	size_t used; /* of the last block */
+	/*
+	 * symbol_elf__load_names(): the names of the tables point into the
+	 * files read, which are kept open (kept), and are not sorted.
+	 */
+	bool borrow;
+	struct symbol_elf_file kept[SYMBOL_ELF_KEPT];
+	int nr_kept;
 };
 
 static char *sym_vec_name(struct sym_vec *sv, const char *name)
@@ -59,6 +67,36 @@ static char *sym_vec_name(struct sym_vec *sv, const char *name)
 	return at;
 }
 
+/* The file @fd, @elf (and @image, a MiniDebugInfo's) let go of. */
+static void kept_file_close(struct symbol_elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->image);
+}
+
+/*
+ * The file a table was read from: kept when its names are borrowed (and
+ * there is room), else closed.
+ */
+static void sym_vec_done_with(struct sym_vec *sv, int fd, Elf *elf, void *image)
+{
+	struct symbol_elf_file f = { fd, elf, image };
+
+	if (sv->borrow && sv->nr_kept < SYMBOL_ELF_KEPT)
+		sv->kept[sv->nr_kept++] = f;
+	else
+		kept_file_close(&f);
+}
+
+/* @name of a table, borrowed (never written: the file is mapped read-only) or copied. */
+static char *sym_vec_table_name(struct sym_vec *sv, const char *name)
+{
+	return sv->borrow ? (char *)name : sym_vec_name(sv, name);
+}
+
 static void free_name_blocks(char **blocks, int nr)
 {
 	for (int i = 0; i < nr; i++)
@@ -66,12 +104,19 @@ static void free_name_blocks(char **blocks, int nr)
 	free(blocks);
 }
 
+/* Free all @sv holds; it is empty then, and borrows as it did. */
 static void sym_vec_free(struct sym_vec *sv)
 {
+	bool borrow = sv->borrow;
+
 	free(sv->v);
+	free(sv->names);
 	free(sv->labels);
 	free_name_blocks(sv->blocks, sv->nr_blocks);
+	for (int i = 0; i < sv->nr_kept; i++)
+		kept_file_close(&sv->kept[i]);
 	memset(sv, 0, sizeof(*sv));
+	sv->borrow = borrow;
 }
 
 /*
@@ -86,14 +131,34 @@ struct symbol_name_index {
 	int *mangled, nr_mangled;
 };
 
-static void sym_vec_add(struct sym_vec *sv, const char *name, uint64_t addr, uint64_t size,
+/* Room for @n more symbols. */
+static void sym_vec_reserve(struct sym_vec *sv, size_t n)
+{
+	if (n >= (size_t)INT_MAX - (size_t)sv->nr)
+		return;
+	if (sv->borrow)
+		ALLOC_GROW(sv->names, sv->nr + (int)n, sv->alloc);
+	else
+		ALLOC_GROW(sv->v, sv->nr + (int)n, sv->alloc);
+}
+
+/*
+ * A symbol named @name, kept as it is (sym_vec_name(), sym_vec_table_name());
+ * borrowing, only its name.
+ */
+static void sym_vec_add(struct sym_vec *sv, char *name, uint64_t addr, uint64_t size,
 			unsigned char bind, unsigned char type, bool plt)
 {
 	struct elf_symbol *s;
 
+	if (sv->borrow) {
+		ALLOC_GROW(sv->names, sv->nr + 1, sv->alloc);
+		sv->names[sv->nr++] = name;
+		return;
+	}
 	ALLOC_GROW(sv->v, sv->nr + 1, sv->alloc);
 	s = &sv->v[sv->nr++];
-	s->name = sym_vec_name(sv, name);
+	s->name = name;
 	s->addr = addr;
 	s->size = size;
 	s->bind = bind;
@@ -356,6 +421,8 @@ static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct sym
 		ss.nsec = 0;
 	ss.bits = xzalloc(ss.nsec + 1);
 	n = shdr->sh_size / shdr->sh_entsize;
+	/* Room for all at once: growing by doubling copied and touched twice as much. */
+	sym_vec_reserve(sv, n);
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
@@ -374,13 +441,13 @@ static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct sym
 			continue;
 		case SYM_LABEL:
 			ALLOC_GROW(sv->labels, sv->nr_labels + 1, sv->alloc_labels);
-			sv->labels[sv->nr_labels++] = sym_vec_name(sv, name);
+			sv->labels[sv->nr_labels++] = sym_vec_table_name(sv, name);
 			continue;
 		case SYM_KEEP:
 			break;
 		}
-		sym_vec_add(sv, name, sym.st_value, sym.st_size, GELF_ST_BIND(sym.st_info),
-			    GELF_ST_TYPE(sym.st_info), false);
+		sym_vec_add(sv, sym_vec_table_name(sv, name), sym.st_value, sym.st_size,
+			    GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info), false);
 	}
 	free(ss.bits);
 	return 0;
@@ -442,7 +509,8 @@ static void read_plt(Elf *elf, struct sym_vec *sv)
 		/* IRELATIVE slots have no symbol: perf lists them as "@plt". */
 		name = elf_strptr(elf, dyn_shdr.sh_link, sym.st_name);
 		strbuf_addf(&sb, "%s@plt", name ? name : "");
-		sym_vec_add(sv, sb.buf, base + i * entsize, entsize, STB_GLOBAL, STT_FUNC, true);
+		sym_vec_add(sv, sym_vec_name(sv, sb.buf), base + i * entsize, entsize, STB_GLOBAL,
+			    STT_FUNC, true);
 		strbuf_release(&sb);
 	}
 }
@@ -499,7 +567,7 @@ static int read_debug_symtab(const char *dpath, struct sym_vec *sv)
 		return ret;
 	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
 	ret = scn ? read_symtab(elf, scn, &shdr, sv) : -ENODATA;
-	elf_util__close(fd, elf);
+	sym_vec_done_with(sv, fd, elf, NULL);
 	return ret;
 }
 
@@ -541,8 +609,7 @@ static int read_minidebuginfo(Elf *elf, uint64_t file_size, struct sym_vec *sv)
 	    (uint64_t)eh.e_shnum * eh.e_shentsize <= len - eh.e_shoff &&
 	    (scn = elf_find_section(mini, SHT_SYMTAB, NULL, &sshdr)))
 		ret = read_symtab(mini, scn, &sshdr, sv) ? -EILSEQ : 0;
-	elf_end(mini);
-	free(image);
+	sym_vec_done_with(sv, -1, mini, image);
 	pr_debug("MiniDebugInfo (.gnu_debugdata): %s\n", ret ? "corrupt" : "read");
 	return ret;
 }
@@ -574,7 +641,7 @@ static int read_layout(Elf *elf, const char *path, bool resolve, struct symbol_e
 	return 0;
 }
 
-static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
+static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve, bool names_only,
 		    struct symbol_elf **out);
 
 int symbol_elf__load(const char *path, struct symbol_elf **out)
@@ -585,21 +652,39 @@ int symbol_elf__load(const char *path, struct symbol_elf **out)
 
 	if (ret < 0)
 		return ret;
-	ret = load_elf(elf, size, path, true, out);
+	ret = load_elf(elf, size, path, true, false, out);
 	elf_util__close(fd, elf);
 	return ret;
 }
 
-int symbol_elf__load_elf(Elf *elf, uint64_t size, const char *path, struct symbol_elf **out)
+int symbol_elf__load_names(const char *path, struct symbol_elf **out)
 {
-	return load_elf(elf, size, path, false, out);
+	uint64_t size;
+	Elf *elf;
+	int fd, ret = elf_util__open(path, &fd, &elf, &size);
+
+	if (ret < 0)
+		return ret;
+	ret = load_elf(elf, size, path, true, true, out);
+	if (ret < 0) {
+		elf_util__close(fd, elf);
+		return ret;
+	}
+	/* Its names may be this file's: kept open as long as they are. */
+	(*out)->kept[(*out)->nr_kept++] = (struct symbol_elf_file){ fd, elf, NULL };
+	return 0;
 }
 
-static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
+int symbol_elf__load_elf(Elf *elf, uint64_t size, const char *path, struct symbol_elf **out)
+{
+	return load_elf(elf, size, path, false, false, out);
+}
+
+static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve, bool names_only,
 		    struct symbol_elf **out)
 {
 	struct symbol_elf *se = NULL;
-	struct sym_vec sv = { 0 };
+	struct sym_vec sv = { .borrow = names_only };
 	GElf_Shdr shdr;
 	Elf_Scn *scn;
 	int ret;
@@ -659,9 +744,19 @@ static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve,
 		ret = -ENODATA;
 		goto out;
 	}
-	sym_vec_sort(&sv);
-	se->syms = sv.v;
-	se->nr_syms = sv.nr;
+	if (names_only) {
+		/* the files the names are in, and room for the caller's */
+		se->kept = xmalloc(sizeof(*se->kept) * (SYMBOL_ELF_KEPT + 1));
+		memcpy(se->kept, sv.kept, sizeof(*sv.kept) * sv.nr_kept);
+		se->nr_kept = sv.nr_kept;
+		se->names_only = true;
+		se->names = sv.names;
+		se->nr_names = sv.nr;
+	} else {
+		sym_vec_sort(&sv);
+		se->syms = sv.v;
+		se->nr_syms = sv.nr;
+	}
 	se->name_blocks = sv.blocks;
 	se->nr_name_blocks = sv.nr_blocks;
 	se->labels = sv.labels;
@@ -753,7 +848,8 @@ int symbol_elf__load_kallsyms(const char *path, struct symbol_elf **out)
 		if (strchr(line + n, '[') || type == 'r' || type == 'R')
 			continue;
 		any_addr |= addr != 0;
-		sym_vec_add(&sv, name, addr, 0, type >= 'a' ? STB_LOCAL : STB_GLOBAL,
+		sym_vec_add(&sv, sym_vec_name(&sv, name), addr, 0,
+			    type >= 'a' ? STB_LOCAL : STB_GLOBAL,
 			    strchr("tTwW", type) ? STT_FUNC : STT_OBJECT, false);
 	}
 	free(line);
@@ -789,8 +885,12 @@ void symbol_elf__delete(struct symbol_elf *se)
 	if (!se)
 		return;
 	free(se->syms);
+	free(se->names);
 	free(se->labels);
 	free_name_blocks(se->name_blocks, se->nr_name_blocks);
+	for (int i = 0; i < se->nr_kept; i++)
+		kept_file_close(&se->kept[i]);
+	free(se->kept);
 	free(se->loads);
 	free(se->path);
 	free(se->symsrc);
@@ -1214,11 +1314,22 @@ int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbo
 int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
 			   bool demangle, struct func_names *out)
 {
-	int total = se->nr_syms + se->nr_labels;
-	const char **syms = xmalloc((total + 1) * sizeof(*syms));
+	int total = (se->names_only ? se->nr_names : se->nr_syms) + se->nr_labels;
+	const char **syms;
 
-	for (int i = 0; i < total; i++)
-		syms[i] = i < se->nr_syms ? se->syms[i].name : se->labels[i - se->nr_syms];
+	if (se->names_only && !se->nr_labels) {
+		func_names__show((const char *const *)se->names, total, filter, demangle, out);
+		return out->nr;
+	}
+	syms = xmalloc((total + 1) * sizeof(*syms));
+	for (int i = 0; i < total; i++) {
+		int k = se->names_only ? se->nr_names : se->nr_syms;
+
+		if (i >= k)
+			syms[i] = se->labels[i - k];
+		else
+			syms[i] = se->names_only ? se->names[i] : se->syms[i].name;
+	}
 	func_names__show(syms, total, filter, demangle, out);
 	free(syms);
 	return out->nr;
