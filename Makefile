@@ -13,7 +13,7 @@ PKG_CONFIG ?= pkg-config
 # The pkg-config module and the Debian package of each library.
 BUILD_LIBS := libelf:libelf-dev libdw:libdw-dev libdebuginfod:libdebuginfod-dev \
 	libtraceevent:libtraceevent-dev zlib:zlib1g-dev capstone:libcapstone-dev \
-	libbpf:libbpf-dev liblzma:liblzma-dev libzstd:libzstd-dev
+	libbpf:libbpf-dev liblzma:liblzma-dev libzstd:libzstd-dev libisal:libisal-dev
 PKGS := $(foreach l,$(BUILD_LIBS),$(firstword $(subst :, ,$(l))))
 O := build
 
@@ -24,7 +24,9 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 # builtin-trace.c dlopen() them by the SONAME of the installed library when
 # a command first needs them, so the commands that never decode code, read
 # BTF or print trace events do not load them at start-up.
-DLOPEN_PKGS := capstone libbpf libtraceevent libdebuginfod
+# libisal (ISA-L, which inflates twice as fast as zlib) likewise: only a
+# command opening compressed DWARF loads it (lazy-section.c).
+DLOPEN_PKGS := capstone libbpf libtraceevent libdebuginfod libisal
 # libdw, libelf and the compression libraries under them are linked
 # statically when their archives are installed (libdw-dev, libelf-dev,
 # zlib1g-dev and liblzma-dev ship them; libbz2-dev for libbz2.a): the
@@ -52,7 +54,8 @@ TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -liberty -ldl
 # The SONAME of lib$(2).so in pkg-config module $(1)'s libdir, or empty.
 soname = $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir $(1))/lib$(2).so" 2>/dev/null | \
 	sed -n 's/^ *SONAME *//p')
-SONAME_FLAGS = $(foreach d,LIBBPF:libbpf:bpf CAPSTONE:capstone:capstone TRACEEVENT:libtraceevent:traceevent,$(call soname_flag,$(subst :, ,$(d))))
+SONAME_FLAGS = $(foreach d,LIBBPF:libbpf:bpf CAPSTONE:capstone:capstone TRACEEVENT:libtraceevent:traceevent \
+	ISAL:libisal:isal,$(call soname_flag,$(subst :, ,$(d))))
 soname_flag = $(if $(call soname,$(word 2,$(1)),$(word 3,$(1))),\
 	-D$(word 1,$(1))_SONAME='"$(call soname,$(word 2,$(1)),$(word 3,$(1)))"')
 
@@ -62,7 +65,8 @@ WERROR ?= 1
 WARNINGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wno-unused-parameter -Wshadow \
 	-Wformat=2
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) -Itools/perf -MMD -MP
-$(O)/tools/perf/util/btf.o $(O)/tools/perf/util/insn.o $(O)/tools/perf/builtin-trace.o: \
+$(O)/tools/perf/util/btf.o $(O)/tools/perf/util/insn.o $(O)/tools/perf/builtin-trace.o \
+	$(O)/tools/perf/util/lazy-section.o: \
 	ALL_CFLAGS += $(SONAME_FLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 
@@ -161,7 +165,8 @@ FUZZ_TARGETS := \
 	kprobe-blacklist \
 	mounts \
 	tracefs \
-	parse-options
+	parse-options \
+	inflate
 
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang-14

@@ -7,7 +7,8 @@
 set -u
 
 pkgs="build-essential pkg-config libelf-dev libdw-dev libdebuginfod-dev
-libtraceevent-dev zlib1g-dev liblzma-dev libzstd-dev libiberty-dev libcapstone-dev libbpf-dev clang-format"
+libtraceevent-dev zlib1g-dev liblzma-dev libzstd-dev libiberty-dev libcapstone-dev libbpf-dev libisal-dev
+clang-format"
 
 for opt in "$@"; do
 	case "$opt" in

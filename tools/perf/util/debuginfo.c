@@ -302,9 +302,10 @@ void debuginfo__delete(struct debuginfo *dbg)
 		size_t restarts, bytes = lazy_region__inflated(r, &restarts);
 
 		pr_debug(
-			"debuginfo: %zu of %zu pages of a compressed section inflated, %zu on a fault (%s), %zu KiB inflated, %zu restarts\n",
+			"debuginfo: %zu of %zu pages of a compressed section inflated, %zu on a fault (%s), %zu KiB inflated (%s), %zu restarts\n",
 			lazy_region__filled(r), lazy_region__pages(r), lazy_region__faults(r),
-			lazy_region__uffd(r) ? "userfaultfd" : "mprotect", bytes >> 10, restarts);
+			lazy_region__uffd(r) ? "userfaultfd" : "mprotect", bytes >> 10,
+			lazy_region__inflater(r), restarts);
 		lazy_region__delete(r);
 	}
 	free(dbg->path);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sections read one page at a time, on first touch (see lazy-section.h). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <isa-l/igzip_lib.h>
 #include <linux/userfaultfd.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +27,9 @@
 
 #ifndef ELFCOMPRESS_ZSTD
 #define ELFCOMPRESS_ZSTD 2 /* the gABI's; glibc 2.36's elf.h lacks it */
+#endif
+#ifndef ISAL_SONAME
+#define ISAL_SONAME "libisal.so.2"
 #endif
 #ifndef UFFD_USER_MODE_ONLY
 #define UFFD_USER_MODE_ONLY 1
@@ -75,6 +81,27 @@ struct lazy_point {
 	unsigned char window[LAZY_WINDOW];
 };
 
+/*
+ * ISA-L (libisal, loaded on first use) inflates twice as fast as zlib,
+ * which was three quarters of a spec on libjvm.  Its state holds all it
+ * needs to go on, the history of its output included (no pointer into
+ * it but the caller's in and out): a restart point is a copy of it, up to
+ * the history it holds, at any place of the stream.
+ */
+struct lazy_isal_point {
+	size_t out; /* the output offset of the state's next byte */
+	struct inflate_state st;
+};
+
+#define ISAL_STATE_USED(st) \
+	(offsetof(struct inflate_state, tmp_out_buffer) + (size_t)(st)->tmp_out_valid)
+
+static struct {
+	void *handle;
+	void (*init)(struct inflate_state *);
+	int (*inflate)(struct inflate_state *);
+} lazy_isal;
+
 struct lazy_inflate {
 	const unsigned char *in; /* the stream, its zlib header first */
 	size_t in_len, size;	 /* its bytes, and those it inflates to */
@@ -86,11 +113,15 @@ struct lazy_inflate {
 	size_t inflated, restarts; /* bytes inflated in all, restarts made */
 	bool drop;		   /* in is a file's mapping: what was read can be let go */
 	size_t dropped;		   /* in[0, dropped) let go (MADV_DONTNEED) */
+	/* ISA-L instead of z (isal): its state and the points (isal_pts) */
+	bool isal;
+	struct inflate_state *is;
+	struct lazy_isal_point *isal_pts;
 	/* zstd: one frame, read from its start only; every page passed is kept */
 	ZSTD_DStream *zd;
 	void *zd_work;
 	size_t zd_work_size, zd_in;
-	unsigned char win[LAZY_WINDOW]; /* the last output, at pos % LAZY_WINDOW */
+	unsigned char win[LAZY_WINDOW]; /* the last output, at pos % LAZY_WINDOW (ISA-L: scratch) */
 	size_t arena_used;
 	unsigned char arena[LAZY_ARENA] __attribute__((aligned(16)));
 };
@@ -143,6 +174,10 @@ static void inflate_free(struct lazy_inflate *zs)
 		return;
 	if (zs->pts)
 		munmap(zs->pts, zs->maxpts * sizeof(*zs->pts));
+	if (zs->isal_pts)
+		munmap(zs->isal_pts, zs->maxpts * sizeof(*zs->isal_pts));
+	if (zs->is)
+		munmap(zs->is, sizeof(*zs->is));
 	if (zs->zd_work)
 		munmap(zs->zd_work, zs->zd_work_size);
 	free(zs); /* z's state is in the arena */
@@ -199,7 +234,7 @@ static void inflate_let_go(struct lazy_inflate *zs)
 {
 	uintptr_t page = lazy_page_size - 1;
 	uintptr_t lo = ((uintptr_t)zs->in + zs->dropped + page) & ~page;
-	uintptr_t hi = (uintptr_t)zs->z.next_in & ~page;
+	uintptr_t hi = (uintptr_t)(zs->isal ? zs->is->next_in : zs->z.next_in) & ~page;
 
 	if (!zs->drop || hi < lo + (4U << 20))
 		return;
@@ -240,7 +275,7 @@ static bool in_file_mapping(const void *p, size_t len)
  * The inflated bytes [@from, @from + @len) into @dst: zeros where the
  * stream ends or fails (then corrupt).  Async-signal-safe: zlib only.
  */
-static void inflate_range(struct lazy_region *r, size_t from, size_t len, unsigned char *dst)
+static void zlib_range(struct lazy_region *r, size_t from, size_t len, unsigned char *dst)
 {
 	struct lazy_inflate *zs = r->zs;
 	size_t end = from + len;
@@ -304,6 +339,137 @@ static void inflate_range(struct lazy_region *r, size_t from, size_t len, unsign
 		    zs->pos >= (zs->npts ? zs->pts[zs->npts - 1].out : 0) + LAZY_SPAN)
 			inflate_mark(zs);
 	}
+}
+
+/* Is @in (@len bytes) a zlib header deflate may follow, with no preset dictionary? */
+static bool zlib_header_ok(const unsigned char *in, size_t len)
+{
+	return len >= 2 && (in[0] & 0x0f) == Z_DEFLATED && (in[0] >> 4) <= 7 &&
+	       ((in[0] << 8) | in[1]) % 31 == 0 && !(in[1] & 0x20);
+}
+
+/* Back to the start of the stream (@p NULL: past its zlib header) or to point @p. */
+static int isal_restart(struct lazy_inflate *zs, const struct lazy_isal_point *p)
+{
+	if (p) {
+		memcpy(zs->is, &p->st, ISAL_STATE_USED(&p->st));
+		zs->pos = p->out;
+		return 0;
+	}
+	if (!zlib_header_ok(zs->in, zs->in_len))
+		return -1;
+	lazy_isal.init(zs->is);
+	zs->is->crc_flag = ISAL_DEFLATE; /* the adler-32 is checked apart (lazy_region__verify) */
+	zs->is->next_in = (uint8_t *)zs->in + 2;
+	zs->is->avail_in = 0;
+	zs->pos = 0;
+	return 0;
+}
+
+/* The input left to ISA-L: its avail_in is 32 bits, refilled as it goes. */
+static void isal_feed(struct lazy_inflate *zs)
+{
+	size_t left = zs->in_len - (size_t)(zs->is->next_in - zs->in);
+
+	if (!zs->is->avail_in)
+		zs->is->avail_in = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+}
+
+/* zlib_range() through ISA-L, with restart points of its state. */
+static void isal_range(struct lazy_region *r, size_t from, size_t len, unsigned char *dst)
+{
+	struct lazy_inflate *zs = r->zs;
+	struct inflate_state *is = zs->is;
+	size_t end = from + len;
+	const struct lazy_isal_point *best = NULL;
+
+	memset(dst, 0, len);
+	if (zs->corrupt)
+		return;
+	for (size_t i = zs->npts; i-- > 0;)
+		if (zs->isal_pts[i].out <= from) {
+			best = &zs->isal_pts[i];
+			break;
+		}
+	if (zs->pos == SIZE_MAX || zs->pos > from ||
+	    (best && best->out > zs->pos && from - zs->pos > LAZY_SPAN)) {
+		zs->restarts++;
+		if (isal_restart(zs, best)) {
+			zs->corrupt = true;
+			return;
+		}
+	}
+	while (zs->pos < end) {
+		size_t next = (zs->npts ? zs->isal_pts[zs->npts - 1].out : 0) + LAZY_SPAN;
+		size_t want = zs->pos < from ? from - zs->pos : end - zs->pos, n;
+		const uint8_t *was_in = is->next_in;
+		int ret;
+
+		if (zs->pos >= next && zs->npts < zs->maxpts) {
+			struct lazy_isal_point *p = &zs->isal_pts[zs->npts++];
+
+			p->out = zs->pos;
+			memcpy(&p->st, is, ISAL_STATE_USED(is));
+			next = zs->pos + LAZY_SPAN;
+		}
+		/* Up to the next point, and what comes before @from into win. */
+		if (next > zs->pos && want > next - zs->pos)
+			want = next - zs->pos;
+		if (zs->pos < from && want > LAZY_WINDOW)
+			want = LAZY_WINDOW;
+		is->next_out = zs->pos < from ? zs->win : dst + (zs->pos - from);
+		is->avail_out = (uint32_t)want;
+		isal_feed(zs);
+		ret = lazy_isal.inflate(is);
+		n = want - is->avail_out;
+		zs->pos += n;
+		zs->inflated += n;
+		/*
+		 * An error, or no progress: the stream ended short of the size
+		 * claimed, or its input did.
+		 */
+		if (ret < 0 || (!n && is->next_in == was_in)) {
+			zs->corrupt = true;
+			zs->pos = SIZE_MAX;
+			return;
+		}
+		inflate_let_go(zs);
+	}
+}
+
+static void inflate_range(struct lazy_region *r, size_t from, size_t len, unsigned char *dst)
+{
+	if (r->zs->isal)
+		isal_range(r, from, len, dst);
+	else
+		zlib_range(r, from, len, dst);
+}
+
+/*
+ * ISA-L, loaded once (not in a handler); PERF_LAZY_INFLATE=zlib (the
+ * tests) or a machine without it keeps zlib.
+ */
+static bool isal_load(void)
+{
+	const char *engine = getenv("PERF_LAZY_INFLATE");
+	void *h;
+
+	if (engine && !strcmp(engine, "zlib"))
+		return false;
+	if (lazy_isal.handle)
+		return true;
+	h = dlopen(ISAL_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return false;
+	*(void **)&lazy_isal.init = dlsym(h, "isal_inflate_init");
+	*(void **)&lazy_isal.inflate = dlsym(h, "isal_inflate");
+	if (!lazy_isal.init || !lazy_isal.inflate) {
+		dlclose(h);
+		memset(&lazy_isal, 0, sizeof(lazy_isal));
+		return false;
+	}
+	lazy_isal.handle = h;
+	return true;
 }
 
 /*
@@ -723,6 +889,23 @@ int lazy_region__new_inflate(const void *in, size_t in_len, size_t size, struct 
 	if (!lazy_page_size)
 		lazy_page_size = (size_t)sysconf(_SC_PAGESIZE);
 	zs->drop = in_file_mapping(in, in_len);
+	zs->isal = isal_load();
+	if (zs->isal) {
+		zs->is = mmap(NULL, sizeof(*zs->is), PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		zs->isal_pts =
+			mmap(NULL, zs->maxpts * sizeof(*zs->isal_pts), PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (zs->is == MAP_FAILED || zs->isal_pts == MAP_FAILED) {
+			if (zs->is == MAP_FAILED)
+				zs->is = NULL;
+			if (zs->isal_pts == MAP_FAILED)
+				zs->isal_pts = NULL;
+			inflate_free(zs);
+			return -ENOMEM;
+		}
+		return region_new(-1, 0, size, zs, out, addr);
+	}
 	zs->pts = mmap(NULL, zs->maxpts * sizeof(*zs->pts), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (zs->pts == MAP_FAILED) {
@@ -741,6 +924,13 @@ size_t lazy_region__inflated(const struct lazy_region *r, size_t *restarts)
 {
 	*restarts = r && r->zs ? r->zs->restarts : 0;
 	return r && r->zs ? r->zs->inflated : 0;
+}
+
+const char *lazy_region__inflater(const struct lazy_region *r)
+{
+	if (!r || !r->zs)
+		return NULL;
+	return r->zs->zd ? "zstd" : r->zs->isal ? "ISA-L" : "zlib";
 }
 
 bool lazy_region__corrupt(const struct lazy_region *r)

@@ -28,7 +28,8 @@
  * not there for the kernel: a system call handed a pointer into a region
  * may fail with EFAULT (copy first), and a forked child reads zeros there
  * in the userfaultfd mode.  Single-threaded use: regions are made and
- * removed outside any fault.  May call: libelf, elf-util, POSIX, Linux.
+ * removed outside any fault.  May call: libelf, elf-util, zlib, zstd,
+ * ISA-L (dlopen()ed), POSIX, Linux.
  */
 
 #include <libelf.h>
@@ -96,6 +97,13 @@ int lazy_region__new_unzstd(const void *in, size_t in_len, size_t size, struct l
 
 /* The bytes @r inflated so far (more than its size after restarts), and its restarts. */
 size_t lazy_region__inflated(const struct lazy_region *r, size_t *restarts);
+
+/*
+ * What inflates @r: "ISA-L" (libisal, loaded when first needed: twice as
+ * fast as zlib), "zlib" (without it, or with PERF_LAZY_INFLATE=zlib),
+ * "zstd"; NULL for a region of a file's bytes.
+ */
+const char *lazy_region__inflater(const struct lazy_region *r);
 
 /*
  * Read the whole stream of @r once more from its start, its own check

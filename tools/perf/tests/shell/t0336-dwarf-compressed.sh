@@ -252,9 +252,10 @@ run() {
 
 # same_all VARIANT BUILD ARGS...: perf ARGS (probe ... -x BIN) on
 # VARIANT-BUILD/prog, on the default path, with PERF_DEBUGINFO_LAZY_MIN=1
-# and with PERF_LAZY_SECTION=mprotect too: the stdout, stderr and status
-# of ref-BUILD/prog, which succeeded; with PERF_DEBUGINFO_LAZY_MIN=1 -v
-# the SHF_COMPRESSED variants say they inflated pages on a fault.
+# (through ISA-L, and through zlib with PERF_LAZY_INFLATE=zlib) and with
+# PERF_LAZY_SECTION=mprotect too: the stdout, stderr and status of
+# ref-BUILD/prog, which succeeded; with PERF_DEBUGINFO_LAZY_MIN=1 -v the
+# SHF_COMPRESSED variants say they inflated pages on a fault.
 same_all() {
 	_v=$1 _o=$2 _cmd=$3
 	shift 3
@@ -264,8 +265,10 @@ same_all() {
 	run lazy "$_v-$_o" env PERF_DEBUGINFO_LAZY_MIN=1 "$PERF" "$_cmd" -x "$_x" "$@"
 	run prot "$_v-$_o" env PERF_LAZY_SECTION=mprotect PERF_DEBUGINFO_LAZY_MIN=1 \
 		"$PERF" "$_cmd" -x "$_x" "$@"
+	run zlib "$_v-$_o" env PERF_LAZY_INFLATE=zlib PERF_DEBUGINFO_LAZY_MIN=1 \
+		"$PERF" "$_cmd" -x "$_x" "$@"
 	_bad=
-	for _r in def lazy prot; do
+	for _r in def lazy prot zlib; do
 		for _f in out err rc; do
 			cmp -s "ref.$_f" "$_r.$_f" || _bad="$_bad $_r.$_f"
 		done
@@ -278,7 +281,7 @@ same_all() {
 	fi
 	[ -z "$_bad" ] && return 0
 	echo "== $_v-$_o: perf $_cmd $* (differ:$_bad)"
-	for _r in def lazy prot; do
+	for _r in def lazy prot zlib; do
 		echo "-- $_r: status $(cat ref.rc) -> $(cat "$_r.rc")"
 		diff ref.out "$_r.out"
 		diff ref.err "$_r.err"
@@ -374,7 +377,11 @@ test_expect_success BUILT 'small compressed sections are inflated whole by defau
 		-D "geo::Shape::area scale" >out 2>err &&
 	grep "compressed section inflated" err >lines &&
 	# .debug_info (5 pages here) is read only where libdw looks.
-	grep -Eq "^debuginfo: [0-9]+ of [0-9]+ pages of a compressed section inflated, [0-9]+ on a fault \((userfaultfd|mprotect)\), [0-9]+ KiB inflated, [0-9]+ restarts$" lines &&
+	grep -Eq "^debuginfo: [0-9]+ of [0-9]+ pages of a compressed section inflated, [0-9]+ on a fault \((userfaultfd|mprotect)\), [0-9]+ KiB inflated \(ISA-L\), [0-9]+ restarts$" lines &&
+	PERF_LAZY_INFLATE=zlib PERF_DEBUGINFO_LAZY_MIN=1 "$PERF" probe -v -x "$TEST_TMP/oc-O0/prog" \
+		-D "geo::Shape::area scale" >out 2>err &&
+	grep "compressed section inflated" err >lines &&
+	! grep -v "KiB inflated (zlib)" lines &&
 	PERF_LAZY_SECTION=mprotect PERF_DEBUGINFO_LAZY_MIN=1 "$PERF" probe -v \
 		-x "$TEST_TMP/oc-O0/prog" -D "geo::Shape::area scale" >out 2>err &&
 	grep "compressed section inflated" err >lines &&
@@ -432,14 +439,14 @@ for how in flip double huge cut; do
 	huge) what="a ch_size of 1 << 40" ;;
 	cut) what="its compressed bytes cut in half (sh_size)" ;;
 	esac
-	for lazy in "" 1; do
+	for lazy in "" isal zlib; do
 		HOW=$how LAZY=$lazy
 		test_expect_success BUILT,PYTHON3,NOT_SANITIZE \
-			"a .debug_info with $what${lazy:+ (PERF_DEBUGINFO_LAZY_MIN=1)}: refused as corrupt or read only where intact, no hang" '
+			"a .debug_info with $what${lazy:+ (PERF_DEBUGINFO_LAZY_MIN=1, $lazy)}: refused as corrupt or read only where intact, no hang" '
 			: >differ &&
 			if [ -n "$LAZY" ]; then
-				PERF_DEBUGINFO_LAZY_MIN=1
-				export PERF_DEBUGINFO_LAZY_MIN
+				PERF_DEBUGINFO_LAZY_MIN=1 PERF_LAZY_INFLATE=$LAZY
+				export PERF_DEBUGINFO_LAZY_MIN PERF_LAZY_INFLATE
 			fi &&
 			corrupt_cases "$TEST_TMP/bad-$HOW/prog" "$TEST_TMP/oc-O0/prog" >differ 2>&1 &&
 			cat differ && test ! -s differ
@@ -451,6 +458,9 @@ test_expect_success BUILT,PYTHON3,NOT_SANITIZE 'a corrupt compressed debug file 
 	corrupt_cases "$TEST_TMP/bad-debug/prog" "$TEST_TMP/deb-O0/prog" >differ 2>&1 &&
 	PERF_DEBUGINFO_LAZY_MIN=1 &&
 	export PERF_DEBUGINFO_LAZY_MIN &&
+	corrupt_cases "$TEST_TMP/bad-debug/prog" "$TEST_TMP/deb-O0/prog" >>differ 2>&1 &&
+	PERF_LAZY_INFLATE=zlib &&
+	export PERF_LAZY_INFLATE &&
 	corrupt_cases "$TEST_TMP/bad-debug/prog" "$TEST_TMP/deb-O0/prog" >>differ 2>&1 &&
 	cat differ && test ! -s differ
 '

@@ -720,6 +720,18 @@ static void in_mode(const char *mode, void (*fn)(void))
 		in_mode(NULL, fn);       \
 	}
 
+/*
+ * The inflating tests also through zlib (PERF_LAZY_INFLATE=zlib), the
+ * inflater of a machine without ISA-L, the default.
+ */
+#define ZLIB_TOO(fn)                                    \
+	static void fn##_zlib(void)                     \
+	{                                               \
+		setenv("PERF_LAZY_INFLATE", "zlib", 1); \
+		fn();                                   \
+		unsetenv("PERF_LAZY_INFLATE");          \
+	}
+
 BOTH_MODES(test_a_region_reads_as_its_file_page_by_page)
 BOTH_MODES(test_regions_are_unregistered_and_the_handler_put_back)
 BOTH_MODES(test_a_prefetch_fills_a_range_without_faults)
@@ -731,6 +743,61 @@ BOTH_MODES(test_a_forward_read_inflates_each_byte_about_once)
 BOTH_MODES(test_a_damaged_stream_reads_zeros_from_the_damage)
 BOTH_MODES(test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail)
 BOTH_MODES(test_a_compressed_section_is_inflated_lazily)
+ZLIB_TOO(test_an_inflated_region_reads_in_any_order)
+ZLIB_TOO(test_a_forward_read_inflates_each_byte_about_once)
+ZLIB_TOO(test_a_damaged_stream_reads_zeros_from_the_damage)
+ZLIB_TOO(test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail)
+ZLIB_TOO(test_a_compressed_section_is_inflated_lazily)
+
+/* ISA-L inflates by default; zlib when asked (and where libisal is not). */
+static void test_the_inflater_is_told(void)
+{
+	unsigned char *z, *want, *base = NULL;
+	size_t zlen;
+	struct lazy_region *r = NULL;
+
+	want = zbytes(2 * PAGE, &z, &zlen);
+	CHECK_INT(lazy_region__new_inflate(z, zlen, 2 * PAGE, &r, (void **)&base), ==, 0);
+	CHECK_STR(lazy_region__inflater(r), "ISA-L");
+	CHECK(r && page_is(base, want, 1));
+	lazy_region__delete(r);
+	setenv("PERF_LAZY_INFLATE", "zlib", 1);
+	CHECK_INT(lazy_region__new_inflate(z, zlen, 2 * PAGE, &r, (void **)&base), ==, 0);
+	CHECK_STR(lazy_region__inflater(r), "zlib");
+	CHECK(r && page_is(base, want, 1));
+	lazy_region__delete(r);
+	unsetenv("PERF_LAZY_INFLATE");
+	free(want);
+	free(z);
+}
+
+/* A stream without a zlib header (or one asking for a dictionary) reads as corrupt. */
+static void test_a_stream_without_its_zlib_header_is_corrupt(void)
+{
+	unsigned char *z, *want, *base = NULL;
+	size_t zlen;
+	struct lazy_region *r = NULL;
+	static const char *const inflaters[] = { NULL, "zlib" };
+
+	want = zbytes(2 * PAGE, &z, &zlen);
+	for (size_t e = 0; e < 2; e++) {
+		for (int how = 0; how < 2; how++) {
+			unsigned char save = z[how];
+
+			if (inflaters[e])
+				setenv("PERF_LAZY_INFLATE", inflaters[e], 1);
+			z[how] = how ? z[1] | 0x20 : 0x78 ^ 0x0f; /* FDICT; not deflate */
+			CHECK_INT(lazy_region__new_inflate(z, zlen, 2 * PAGE, &r, (void **)&base),
+				  ==, 0);
+			CHECK(r && page_is(base, NULL, 0) && lazy_region__corrupt(r));
+			lazy_region__delete(r);
+			z[how] = save;
+			unsetenv("PERF_LAZY_INFLATE");
+		}
+	}
+	free(want);
+	free(z);
+}
 
 /* Which mode the default is here; PERF_LAZY_SECTION=mprotect is that one. */
 static void test_the_mode_is_told(void)
@@ -778,4 +845,10 @@ TESTS(TEST(test_a_region_reads_as_its_file_page_by_page_default),
       TEST(test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail_mprotect),
       TEST(test_a_compressed_section_is_inflated_lazily_default),
       TEST(test_a_compressed_section_is_inflated_lazily_mprotect),
-      TEST(test_a_compressed_section_that_lies_is_refused));
+      TEST(test_a_compressed_section_that_lies_is_refused),
+      TEST(test_an_inflated_region_reads_in_any_order_zlib),
+      TEST(test_a_forward_read_inflates_each_byte_about_once_zlib),
+      TEST(test_a_damaged_stream_reads_zeros_from_the_damage_zlib),
+      TEST(test_a_stream_shorter_than_its_size_reads_zeros_at_the_tail_zlib),
+      TEST(test_a_compressed_section_is_inflated_lazily_zlib), TEST(test_the_inflater_is_told),
+      TEST(test_a_stream_without_its_zlib_header_is_corrupt));
