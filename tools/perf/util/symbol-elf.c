@@ -166,114 +166,22 @@ static void sym_vec_add(struct sym_vec *sv, char *name, uint64_t addr, uint64_t 
 	s->plt = plt;
 }
 
-struct sym_key {
-	uint64_t addr;
-	const struct elf_symbol *sym;
-};
-
-static bool sym_key_less(const struct sym_key *x, const struct sym_key *y)
-{
-	int c;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr;
-	c = strcmp(x->sym->name, y->sym->name);
-	/* the .symtab copy before the .dynsym one, in the order read */
-	return c ? c < 0 : x->sym < y->sym;
-}
-
-/* @k (@n keys) sorted by merging: a run of many symbols at one address. */
-static void sym_keys_merge(struct sym_key *k, int n)
-{
-	struct sym_key *tmp = xmalloc(sizeof(*tmp) * (n ? n : 1)), *from = k, *to = tmp, *t;
-
-	for (int width = 1; width < n; width *= 2) {
-		for (int lo = 0; lo < n; lo += 2 * width) {
-			int mid = lo + width < n ? lo + width : n;
-			int hi = lo + 2 * width < n ? lo + 2 * width : n;
-			int i = lo, j = mid, o = lo;
-
-			while (i < mid && j < hi)
-				to[o++] = sym_key_less(&from[j], &from[i]) ? from[j++] : from[i++];
-			while (i < mid)
-				to[o++] = from[i++];
-			while (j < hi)
-				to[o++] = from[j++];
-		}
-		t = from, from = to, to = t;
-	}
-	if (from != k)
-		memcpy(k, from, sizeof(*k) * n);
-	free(tmp);
-}
-
 /*
- * @k (@n keys) sorted: by address with a radix sort, a byte at a time and
- * only the bytes that differ (stable: the keys of one address stay in the
- * order read), then each run of one address by name (merged when long).
- * A merge sort comparing names was a tenth of -F on libjvm's 59,000.
- */
-static void sym_keys_sort(struct sym_key *k, int n)
-{
-	struct sym_key *tmp = xmalloc(sizeof(*tmp) * (n ? n : 1)), *from = k, *to = tmp, *t;
-	static const int bytes = sizeof(k->addr);
-	size_t(*count)[256] = xzalloc(sizeof(*count) * bytes);
-
-	for (int i = 0; i < n; i++)
-		for (int b = 0; b < bytes; b++)
-			count[b][(k[i].addr >> (8 * b)) & 0xff]++;
-	for (int b = 0; b < bytes; b++) {
-		size_t at = 0;
-
-		if (n && count[b][(k[0].addr >> (8 * b)) & 0xff] == (size_t)n)
-			continue; /* one value of this byte */
-		for (int v = 0; v < 256; v++) {
-			size_t c = count[b][v];
-
-			count[b][v] = at;
-			at += c;
-		}
-		for (int i = 0; i < n; i++)
-			to[count[b][(from[i].addr >> (8 * b)) & 0xff]++] = from[i];
-		t = from, from = to, to = t;
-	}
-	if (from != k)
-		memcpy(k, from, sizeof(*k) * n);
-	for (int lo = 0, hi; lo < n; lo = hi) {
-		for (hi = lo + 1; hi < n && k[hi].addr == k[lo].addr; hi++)
-			;
-		if (hi - lo > 16) {
-			sym_keys_merge(k + lo, hi - lo);
-			continue;
-		}
-		for (int i = lo + 1; i < hi; i++) {
-			struct sym_key x = k[i];
-			int j = i;
-
-			for (; j > lo && sym_key_less(&x, &k[j - 1]); j--)
-				k[j] = k[j - 1];
-			k[j] = x;
-		}
-	}
-	free(count);
-	free(tmp);
-}
-
-/*
- * @sv by address, then name.  Sorted as 16-byte keys and put in order
- * once: qsort() moving the 32-byte symbols themselves, a call per
- * comparison, was two thirds of loading python3.11d's 20,000.
+ * @sv by address, then name (of one name, the copy read first).  Sorted
+ * as keys and put in order once: qsort() moving the 32-byte symbols
+ * themselves, a call per comparison, was two thirds of loading
+ * python3.11d's 20,000.
  */
 static void sym_vec_sort(struct sym_vec *sv)
 {
-	struct sym_key *k = xmalloc(sizeof(*k) * (sv->nr ? sv->nr : 1));
+	struct addr_name_key *k = xmalloc(sizeof(*k) * (sv->nr ? sv->nr : 1));
 	struct elf_symbol *v = xmalloc(sizeof(*v) * (sv->nr ? sv->nr : 1));
 
 	for (int i = 0; i < sv->nr; i++)
-		k[i] = (struct sym_key){ sv->v[i].addr, &sv->v[i] };
-	sym_keys_sort(k, sv->nr);
+		k[i] = (struct addr_name_key){ sv->v[i].addr, sv->v[i].name, (size_t)i };
+	addr_name_sort(k, sv->nr);
 	for (int i = 0; i < sv->nr; i++)
-		v[i] = *k[i].sym;
+		v[i] = sv->v[k[i].order];
 	free(k);
 	free(sv->v);
 	sv->v = v;

@@ -108,6 +108,94 @@ void strings_sort(char **v, size_t n)
 	free(k);
 }
 
+static bool addr_name_less(const struct addr_name_key *x, const struct addr_name_key *y)
+{
+	int c;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr;
+	c = strcmp(x->name, y->name);
+	return c ? c < 0 : x->order < y->order;
+}
+
+/* @k (@n keys) sorted by merging: a run of many keys at one address. */
+static void addr_name_merge(struct addr_name_key *k, size_t n)
+{
+	struct addr_name_key *tmp = xmalloc(sizeof(*tmp) * (n ? n : 1)), *from = k, *to = tmp, *t;
+
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				to[o++] =
+					addr_name_less(&from[j], &from[i]) ? from[j++] : from[i++];
+			while (i < mid)
+				to[o++] = from[i++];
+			while (j < hi)
+				to[o++] = from[j++];
+		}
+		t = from, from = to, to = t;
+	}
+	if (from != k)
+		memcpy(k, from, sizeof(*k) * n);
+	free(tmp);
+}
+
+/*
+ * By address with a radix sort, a byte at a time and only the bytes that
+ * differ (stable: the keys of one address stay in their order), then each
+ * run of one address by name (merged when long).  A merge sort comparing
+ * names was a tenth of -F on libjvm's 59,000 symbols.
+ */
+void addr_name_sort(struct addr_name_key *k, size_t n)
+{
+	struct addr_name_key *tmp = xmalloc(sizeof(*tmp) * (n ? n : 1)), *from = k, *to = tmp, *t;
+	static const int bytes = sizeof(k->addr);
+	size_t(*count)[256] = xzalloc(sizeof(*count) * bytes);
+
+	for (size_t i = 0; i < n; i++)
+		for (int b = 0; b < bytes; b++)
+			count[b][(k[i].addr >> (8 * b)) & 0xff]++;
+	for (int b = 0; b < bytes; b++) {
+		size_t at = 0;
+
+		if (n && count[b][(k[0].addr >> (8 * b)) & 0xff] == n)
+			continue; /* one value of this byte */
+		for (int v = 0; v < 256; v++) {
+			size_t c = count[b][v];
+
+			count[b][v] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[count[b][(from[i].addr >> (8 * b)) & 0xff]++] = from[i];
+		t = from, from = to, to = t;
+	}
+	if (from != k)
+		memcpy(k, from, sizeof(*k) * n);
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		for (hi = lo + 1; hi < n && k[hi].addr == k[lo].addr; hi++)
+			;
+		if (hi - lo > 16) {
+			addr_name_merge(k + lo, hi - lo);
+			continue;
+		}
+		for (size_t i = lo + 1; i < hi; i++) {
+			struct addr_name_key x = k[i];
+			size_t j = i;
+
+			for (; j > lo && addr_name_less(&x, &k[j - 1]); j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+	}
+	free(count);
+	free(tmp);
+}
+
 char *path_join(const char *dir, const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;

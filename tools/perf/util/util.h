@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "util/alloc.h"
@@ -53,5 +54,15 @@ int strcmp_ptr(const void *a, const void *b);
  * on a program's 50,000 names.
  */
 void strings_sort(char **v, size_t n);
+
+/* A thing to sort by an address, then a name, then the order it came in. */
+struct addr_name_key {
+	uint64_t addr;
+	const char *name;
+	size_t order;
+};
+
+/* Sort the @n keys of @k so (a program's symbols: by address, then name). */
+void addr_name_sort(struct addr_name_key *k, size_t n);
 
 #endif

@@ -580,6 +580,40 @@ static void test_sorts_strings_as_strcmp_does(void)
 	strings_sort(v, 0);
 }
 
+static int addr_name_cmp(const void *a, const void *b)
+{
+	const struct addr_name_key *x = a, *y = b;
+	int c = x->addr != y->addr ? (x->addr < y->addr ? -1 : 1) : strcmp(x->name, y->name);
+
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/*
+ * addr_name_sort() orders as a comparison of address, name and order:
+ * addresses past a byte's worth, runs of one address long and short.
+ */
+static void test_sorts_symbols_by_address_then_name(void)
+{
+	static const char *const names[] = { "main", "_start", "main", "f", "g@plt", "" };
+	static const uint64_t addrs[] = { 0x401000, 0x401000, 0xffffffff81000000, 0x10, 0x401100 };
+	struct addr_name_key v[500], w[500];
+	unsigned int seed = 7;
+
+	for (size_t i = 0; i < 500; i++) {
+		seed = seed * 1103515245 + 12345;
+		/* one address for the 40 first: a run merged, not insertion-sorted */
+		v[i] = (struct addr_name_key){ i < 40 ? 0x1234
+						      : addrs[(seed >> 8) % ARRAY_SIZE(addrs)],
+					       names[(seed >> 16) % ARRAY_SIZE(names)], i };
+		w[i] = v[i];
+	}
+	addr_name_sort(v, 500);
+	qsort(w, 500, sizeof(*w), addr_name_cmp);
+	for (size_t i = 0; i < 500; i++)
+		CHECK_INT(v[i].order, ==, w[i].order);
+	addr_name_sort(v, 0);
+}
+
 /* Untrusted input: a FIFO does not block, a big file is not read whole. */
 static void test_reads_only_bounded_regular_files(void)
 {
@@ -628,4 +662,5 @@ TESTS(TEST(test_makes_a_temporary_directory), TEST(test_parses_short_and_long_op
       TEST(test_falls_back_to_perfconfig_in_home), TEST(test_lists_a_directory_sorted_and_filtered),
       TEST(test_makes_and_removes_directory_trees), TEST(test_writes_files_whole_and_joins_paths),
       TEST(test_grows_arrays_and_sorts_strings), TEST(test_sorts_strings_as_strcmp_does),
-      TEST(test_reads_only_bounded_regular_files), TEST(test_removes_its_temporary_directory));
+      TEST(test_sorts_symbols_by_address_then_name), TEST(test_reads_only_bounded_regular_files),
+      TEST(test_removes_its_temporary_directory));
