@@ -135,16 +135,16 @@ int die_scopes(Dwarf_Die *from, Dwarf_Addr addr, Dwarf_Die **out)
 	return nr;
 }
 
-struct inline_entries {
+struct inline_calls {
 	int line, nr, alloc;
-	Dwarf_Addr *addrs;
+	struct die_inline_call *calls;
 };
 
 /* What scopes_below() may go into, all of it: the inlined calls of the line. */
-static void inline_entries_below(Dwarf_Die *parent, struct inline_entries *ie)
+static void inline_calls_below(Dwarf_Die *parent, struct inline_calls *ic)
 {
 	Dwarf_Die child;
-	Dwarf_Word line;
+	Dwarf_Word line, file;
 	Dwarf_Addr entry;
 
 	if (dwarf_child(parent, &child))
@@ -153,40 +153,26 @@ static void inline_entries_below(Dwarf_Die *parent, struct inline_entries *ie)
 		int tag = dwarf_tag(&child);
 
 		if (tag == DW_TAG_inlined_subroutine &&
-		    die_get_udata(&child, DW_AT_call_line, &line) && line == (Dwarf_Word)ie->line &&
+		    die_get_udata(&child, DW_AT_call_line, &line) && line == (Dwarf_Word)ic->line &&
+		    die_get_udata(&child, DW_AT_call_file, &file) &&
 		    die_func_entry(&child, &entry)) {
-			ALLOC_GROW(ie->addrs, ie->nr + 1, ie->alloc);
-			ie->addrs[ie->nr++] = entry;
+			ALLOC_GROW(ic->calls, ic->nr + 1, ic->alloc);
+			ic->calls[ic->nr++] = (struct die_inline_call){ entry, file };
 		}
 		if (tag == DW_TAG_namespace || tag == DW_TAG_subprogram ||
 		    tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
-			inline_entries_below(&child, ie);
+			inline_calls_below(&child, ic);
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-static int cmp_addr(const void *a, const void *b)
+int die_inline_calls_at(Dwarf_Die *scope, int line, struct die_inline_call **out)
 {
-	Dwarf_Addr x = *(const Dwarf_Addr *)a, y = *(const Dwarf_Addr *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-bool die_addr_listed(const Dwarf_Addr *addrs, int n, Dwarf_Addr addr)
-{
-	/* bsearch() of a NULL array is undefined even for no element */
-	return n > 0 && bsearch(&addr, addrs, n, sizeof(*addrs), cmp_addr);
-}
-
-int die_inline_entries_called_at(Dwarf_Die *cu, int line, Dwarf_Addr **out)
-{
-	struct inline_entries ie = { .line = line };
+	struct inline_calls ic = { .line = line };
 
 	if (line > 0)
-		inline_entries_below(cu, &ie);
-	if (ie.nr)
-		qsort(ie.addrs, ie.nr, sizeof(*ie.addrs), cmp_addr);
-	*out = ie.addrs;
-	return ie.nr;
+		inline_calls_below(scope, &ic);
+	*out = ic.calls;
+	return ic.nr;
 }
 
 bool die_find_subprogram_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func)

@@ -52,16 +52,19 @@ bool die_cu_is_unoptimized(Dwarf_Die *cu);
  */
 int die_scopes(Dwarf_Die *from, Dwarf_Addr addr, Dwarf_Die **out);
 
-/*
- * The entries of the inlined instances die_scopes() can reach below @cu
- * whose call is on line @line, sorted, in a new array *@out: the only
- * addresses whose row may be that line's call.  Returns the count.  One
- * walk of the CU, for a line table whose rows would each walk it.
- */
-int die_inline_entries_called_at(Dwarf_Die *cu, int line, Dwarf_Addr **out);
+/* An inlined call: where its code starts, and its DW_AT_call_file. */
+struct die_inline_call {
+	Dwarf_Addr entry;
+	Dwarf_Word file; /* in the CU's file table */
+};
 
-/* Is @addr one of the @n sorted @addrs (die_inline_entries_called_at())? */
-bool die_addr_listed(const Dwarf_Addr *addrs, int n, Dwarf_Addr addr);
+/*
+ * The inlined instances die_scopes() can reach below @scope (a CU or a
+ * function) whose call is on line @line, in DIE order, in a new array
+ * *@out.  Returns the count.  One walk, for a line table whose rows would
+ * each walk it.
+ */
+int die_inline_calls_at(Dwarf_Die *scope, int line, struct die_inline_call **out);
 
 /* The innermost DW_TAG_subprogram of @cu holding @addr, in *@func. */
 bool die_find_subprogram_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func);

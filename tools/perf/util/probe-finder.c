@@ -409,66 +409,38 @@ static bool prologue_end(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry, Dwarf
 /* ---- lines -------------------------------------------------------------- */
 
 /*
- * The call site of the outermost inlined instance holding @addr, as the
- * line perf attributes code inlined there to: only at the entry of that
- * instance, the rest of its code is not the call's line.  False when none
- * holds it.
- */
-static bool call_site(Dwarf_Die *cu, Dwarf_Addr addr, const char **src, int *line)
-{
-	Dwarf_Die *scopes = NULL;
-	int n = die_scopes(cu, addr, &scopes);
-	Dwarf_Files *files;
-	size_t nfiles;
-	Dwarf_Word cfile, cline;
-	bool found = false;
-
-	for (int i = n - 1; i >= 0 && !found; i--) {
-		Dwarf_Addr entry;
-
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		if (die_func_entry(&scopes[i], &entry) && entry == addr &&
-		    die_get_udata(&scopes[i], DW_AT_call_file, &cfile) &&
-		    die_get_udata(&scopes[i], DW_AT_call_line, &cline) &&
-		    !dwarf_getsrcfiles(cu, &files, &nfiles) && cfile < nfiles) {
-			*src = dwarf_filesrc(files, cfile, NULL, NULL);
-			*line = (int)cline;
-			found = true;
-		}
-		break;
-	}
-	free(scopes);
-	return found;
-}
-
-/*
  * Is @a the entry of subprogram @func?  perf takes the entry as the line
  * of the declaration: another line whose first row is there ("{" of a
  * kernel function, built with -fpatchable-function-entry) is refused as
  * sharing the declaration's address.
  */
-static bool at_entry(Dwarf_Die *func, Dwarf_Addr a, bool mapped)
+static bool at_entry(Dwarf_Die *func, Dwarf_Addr a)
 {
 	Dwarf_Addr entry;
 
-	return func && !mapped && dwarf_tag(func) == DW_TAG_subprogram &&
-	       die_func_entry(func, &entry) && entry == a;
+	return func && dwarf_tag(func) == DW_TAG_subprogram && die_func_entry(func, &entry) &&
+	       entry == a;
 }
 
 /*
- * Collect the statement rows of line @lineno of @file (NULL: any) whose
- * address is in @func (NULL: any function of @cu).  Returns 0, or the
- * line of an earlier row at the same address as one of them (-1: the
- * function's entry): perf refuses such a line, we place it with a warning.
+ * Collect the places of line @lineno of @file (NULL: any) in @func (NULL:
+ * any function of @cu): the statement rows of the line, then the entries
+ * of the calls inlined from it (code of another file that is the line's:
+ * dout(10) << ... starts in an inlined SubsystemMap::should_gather, where
+ * no statement row is), as perf 6.1 places them, in that order.  Returns
+ * 0, or the line of an earlier row at the same address as one of them
+ * (-1: the function's entry): perf refuses such a line, we place it with
+ * a warning.
  */
 static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int lineno,
 			  struct place_list *pl, const char *name)
 {
 	Dwarf_Lines *lines;
-	size_t nlines;
-	int shared = 0, ninl = -1;
-	Dwarf_Addr *inl = NULL;
+	Dwarf_Files *files;
+	size_t nlines, nfiles;
+	int shared = 0, ninl;
+	struct die_inline_call *inl = NULL;
+	Dwarf_Die f;
 
 	if (dwarf_getsrclines(cu, &lines, &nlines))
 		return 0;
@@ -476,37 +448,22 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		Dwarf_Addr a;
 		int ln;
-		bool stmt = false, end = false, mapped, pe = false;
+		bool stmt = false, end = false, pe = false;
 		int shared_here = 0;
-		Dwarf_Die f;
 
-		const char *src;
-
-		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
+		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || ln != lineno)
 			continue;
 		dwarf_linebeginstatement(l, &stmt);
 		dwarf_lineendsequence(l, &end);
 		if (!stmt || end)
 			continue;
-		src = dwarf_linesrc(l, NULL, NULL);
-		/* Code inlined from another file counts as its call's line. */
-		mapped = file && !source_file_matches(src, file);
-		if (mapped && func && dwarf_haspc(func, a) <= 0)
-			continue;
-		/* Only an inlined call of the line can map a row to it: not a walk a row. */
-		if (mapped && ninl < 0)
-			ninl = die_inline_entries_called_at(cu, lineno, &inl);
-		if (mapped && (!die_addr_listed(inl, ninl, a) || !call_site(cu, a, &src, &ln)))
-			continue;
-		if (ln != lineno)
-			continue;
-		if (file && !source_file_matches(src, file))
+		if (file && !source_file_matches(dwarf_linesrc(l, NULL, NULL), file))
 			continue;
 		if (func && dwarf_haspc(func, a) <= 0)
 			continue;
 		if (!func && !die_find_subprogram_at(cu, a, &f))
 			continue;
-		for (size_t j = i; j-- > 0 && !shared_here && !mapped;) {
+		for (size_t j = i; j-- > 0 && !shared_here;) {
 			Dwarf_Line *p = dwarf_onesrcline(lines, j);
 			Dwarf_Addr pa;
 			int pln;
@@ -523,7 +480,7 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		 * rows before it at its address (the declaration's) have none.
 		 */
 		dwarf_lineprologueend(l, &pe);
-		if (!shared && !pe && (shared_here || at_entry(func, a, mapped))) {
+		if (!shared && !pe && (shared_here || at_entry(func, a))) {
 			Dwarf_Addr entry;
 
 			/* At a function's entry perf points at the function itself. */
@@ -533,6 +490,24 @@ static int find_line_rows(Dwarf_Die *cu, Dwarf_Die *func, const char *file, int 
 		if (func)
 			place_list__add(pl, a, cu, func, name);
 		else
+			place_list__add(pl, a, cu, &f, die_func_name(&f));
+	}
+	/* One walk of the function (or the CU) for the calls of the line. */
+	ninl = die_inline_calls_at(func ? func : cu, lineno, &inl);
+	if (ninl && dwarf_getsrcfiles(cu, &files, &nfiles))
+		ninl = 0;
+	for (int i = 0; i < ninl; i++) {
+		Dwarf_Addr a = inl[i].entry;
+
+		if (inl[i].file >= nfiles ||
+		    (file &&
+		     !source_file_matches(dwarf_filesrc(files, inl[i].file, NULL, NULL), file)))
+			continue;
+		if (func && dwarf_haspc(func, a) <= 0)
+			continue;
+		if (func)
+			place_list__add(pl, a, cu, func, name);
+		else if (die_find_subprogram_at(cu, a, &f))
 			place_list__add(pl, a, cu, &f, die_func_name(&f));
 	}
 	free(inl);
