@@ -428,42 +428,52 @@ static int read_loads(Elf *elf, struct symbol_elf *se)
 	return elf_loads__read(elf, &se->loads, &se->nr_loads);
 }
 
+/* Where a copy of a file's symbols may be, by its build-id. */
+enum symbol_file { SYMBOL_FILE_CACHED, SYMBOL_FILE_DEBUG };
+
 /*
- * A separate debug file of @path with a .symtab, found by build-id (in the
- * build-id cache too with @cached); new string or NULL.
+ * A file of @path's build-id with a .symtab: its copy in the build-id cache
+ * ($PERF_BUILDID_DIR|~/.debug/.build-id/xx/rest/elf: perf probe -D and
+ * buildid-cache -a put it there) or a distribution's debug file
+ * (/usr/lib/debug/.build-id/xx/rest.debug); new string or NULL.
  */
-static char *find_debug_file(const char *path, bool cached)
+static char *find_symbol_file(const char *path, enum symbol_file which)
 {
-	char sbid[SBUILD_ID_SIZE], *cands[2], *dir, *found = NULL;
+	char sbid[SBUILD_ID_SIZE], *cand, *dir, *found = NULL;
 	struct build_id bid;
+	GElf_Shdr shdr;
+	Elf *elf;
+	int fd;
 
 	if (filename__read_build_id(path, &bid) < 0)
 		return NULL;
 	build_id__sprintf(&bid, sbid);
-	/* The link is resolved inside the cache, never followed out of it. */
-	dir = build_id_cache__link_dir(&bid);
-	cands[0] = dir ? path_join(dir, "elf") : xstrdup("");
-	free(dir);
-	if (asprintf(&cands[1], "%s/%.2s/%s.debug", DEBUG_BUILD_ID_DIR, sbid, sbid + 2) < 0)
+	if (which == SYMBOL_FILE_CACHED) {
+		/* The link is resolved inside the cache, never followed out of it. */
+		dir = build_id_cache__link_dir(&bid);
+		if (!dir)
+			return NULL;
+		cand = path_join(dir, "elf");
+		free(dir);
+	} else if (asprintf(&cand, "%s/%.2s/%s.debug", DEBUG_BUILD_ID_DIR, sbid, sbid + 2) < 0) {
 		abort();
-	for (int i = cached ? 0 : 1; i < 2 && !found; i++) {
-		GElf_Shdr shdr;
-		Elf *elf;
-		int fd;
-
-		if (open_elf(cands[i], false, &fd, &elf) < 0)
-			continue;
+	}
+	if (!open_elf(cand, false, &fd, &elf)) {
 		if (elf_find_section(elf, SHT_SYMTAB, NULL, &shdr))
-			found = xstrdup(cands[i]);
+			found = cand;
 		elf_util__close(fd, elf);
 	}
-	free(cands[0]);
-	free(cands[1]);
+	if (!found)
+		free(cand);
 	return found;
 }
 
-/* The .symtab of the debug file @dpath into @sv; 0 or -errno. */
-static int read_debug_symtab(const char *dpath, struct sym_vec *sv)
+/*
+ * The .symtab of the file @dpath of find_symbol_file() into @sv, and its
+ * .dynsym too with @dynsym (a copy of the file itself; a debug file's is
+ * NOBITS); 0 or -errno.
+ */
+static int read_symbol_file(const char *dpath, bool dynsym, struct sym_vec *sv)
 {
 	GElf_Shdr shdr;
 	Elf_Scn *scn;
@@ -475,6 +485,8 @@ static int read_debug_symtab(const char *dpath, struct sym_vec *sv)
 		return ret;
 	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
 	ret = scn ? read_symtab(elf, scn, &shdr, sv) : -ENODATA;
+	if (!ret && dynsym && (scn = elf_find_section(elf, SHT_DYNSYM, NULL, &shdr)))
+		ret = read_symtab(elf, scn, &shdr, sv);
 	sym_vec_done_with(sv, fd, elf, NULL);
 	return ret;
 }
@@ -602,18 +614,24 @@ static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve, boo
 	ret = read_layout(elf, path, resolve, &se);
 	if (ret < 0)
 		goto out;
-	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
 	/*
-	 * perf reads a distribution's debug file first, and only its .symtab
-	 * (its .dynsym is NOBITS); of the file itself .dynsym too, so "main"
-	 * may show twice.
+	 * Where perf 6.1 and 6.12 read the symbols, the first of: the copy in
+	 * the build-id cache with a .symtab (its .symtab and .dynsym, as of
+	 * the file itself: "main" may show twice), a distribution's debug
+	 * file (its .symtab only, its .dynsym is NOBITS), the file's own
+	 * tables, its MiniDebugInfo and .dynsym.
 	 */
-	se->symsrc = scn ? find_debug_file(path, false) : NULL;
-	if (se->symsrc && read_debug_symtab(se->symsrc, &sv) < 0) {
-		sym_vec_free(&sv);
-		free(se->symsrc);
-		se->symsrc = NULL;
+	for (enum symbol_file which = SYMBOL_FILE_CACHED; which <= SYMBOL_FILE_DEBUG && !se->symsrc;
+	     which++) {
+		se->symsrc = find_symbol_file(path, which);
+		if (se->symsrc &&
+		    read_symbol_file(se->symsrc, which == SYMBOL_FILE_CACHED, &sv) < 0) {
+			sym_vec_free(&sv);
+			free(se->symsrc);
+			se->symsrc = NULL;
+		}
 	}
+	scn = elf_find_section(elf, SHT_SYMTAB, NULL, &shdr);
 	if (se->symsrc) {
 		ret = 0;
 	} else if (scn) {
@@ -623,26 +641,20 @@ static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve, boo
 		if (!ret && scn)
 			ret = read_symtab(elf, scn, &shdr, &sv);
 	} else {
-		se->symsrc = find_debug_file(path, true);
-		ret = se->symsrc ? read_debug_symtab(se->symsrc, &sv) : -ENODATA;
-		if (ret < 0) {
+		se->symsrc = xstrdup(se->path);
+		/*
+		 * A MiniDebugInfo is a whole table of functions with .dynsym;
+		 * one that can not be read is noted, and .dynsym is all there
+		 * is (as without one).
+		 */
+		ret = read_minidebuginfo(elf, size, &sv);
+		if (ret && ret != -ENODATA) {
+			se->mdi_err = ret;
 			sym_vec_free(&sv);
-			free(se->symsrc);
-			se->symsrc = xstrdup(se->path);
-			/*
-			 * A MiniDebugInfo is a whole table of functions with
-			 * .dynsym; one that can not be read is noted, and
-			 * .dynsym is all there is (as without one).
-			 */
-			ret = read_minidebuginfo(elf, size, &sv);
-			if (ret && ret != -ENODATA) {
-				se->mdi_err = ret;
-				sym_vec_free(&sv);
-			}
-			se->dynsym_only = ret != 0;
-			scn = elf_find_section(elf, SHT_DYNSYM, NULL, &shdr);
-			ret = scn ? read_symtab(elf, scn, &shdr, &sv) : 0;
 		}
+		se->dynsym_only = ret != 0;
+		scn = elf_find_section(elf, SHT_DYNSYM, NULL, &shdr);
+		ret = scn ? read_symtab(elf, scn, &shdr, &sv) : 0;
 	}
 	if (ret < 0)
 		goto out;

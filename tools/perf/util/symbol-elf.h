@@ -83,15 +83,15 @@ struct symbol_elf {
 
 /*
  * Load the symbols of the ELF file at @path, from the first of these, as
- * perf does: the .symtab of its debug file in /usr/lib/debug/.build-id/xx/
- * rest.debug; its own .symtab and .dynsym (perf lists both, so a name may
- * appear twice at one address); the .symtab of a copy in the build-id
- * cache ($PERF_BUILDID_DIR|~/.debug/.build-id/xx/rest/elf), then of that
- * debug file, for a file stripped of it; its MiniDebugInfo
- * (.gnu_debugdata, decompressed within limits: see mdi_err) and .dynsym;
- * .dynsym alone.  A debug file is read whatever its program headers (the
- * binary's) say of segments it does not hold.  Plus NAME@plt entries synthesized from
- * .rela.plt.  Kept: defined symbols with a name of type FUNC, GNU_IFUNC,
+ * perf 6.1 and 6.12 do: the .symtab and .dynsym of a copy with a .symtab
+ * in the build-id cache ($PERF_BUILDID_DIR|~/.debug/.build-id/xx/rest/elf,
+ * which perf probe -D and buildid-cache -a write); the .symtab of its
+ * debug file in /usr/lib/debug/.build-id/xx/rest.debug; its own .symtab
+ * and .dynsym (perf lists both, so a name may appear twice at one
+ * address); its MiniDebugInfo (.gnu_debugdata, decompressed within
+ * limits: see mdi_err) and .dynsym; .dynsym alone.  A debug file is read
+ * whatever its program headers (the binary's) say of segments it does not
+ * hold.  Plus NAME@plt entries synthesized from .rela.plt.  Kept: defined symbols with a name of type FUNC, GNU_IFUNC,
  * OBJECT in allocated sections, and global/weak NOTYPE labels of an
  * allocated section named *text* or *data*; local labels of those go to
  * labels (the three are what perf lists with -F); FILE, SECTION,

@@ -163,6 +163,21 @@ test_expect_success SYSTEM_PERF 'with a debug file, -F lists its .symtab: each n
 	test "$(grep -cx lib_a ours)" = 1 &&
 	same_funcs "$TEST_TMP/liblabel.so"
 '
+# perf probe -D and buildid-cache -a put the library in the build-id
+# cache; from then on perf 6.1 and 6.12 list its .dynsym beside the debug
+# file's .symtab, and a stripped copy of it (the same build-id) lists both.
+test_expect_success SYSTEM_PERF 'with the library in the build-id cache, -F lists its .dynsym too, as perf does' '
+	test_when_finished "rm -rf \"\$HOME/.debug\"" &&
+	"$PERF" buildid-cache -a "$TEST_TMP/liblabel.so" &&
+	same_funcs "$TEST_TMP/liblabel.so" "*" &&
+	test "$(grep -cx lib_a ours)" = 2 &&
+	cp liblabel.so liblabel-s.so && strip -s liblabel-s.so &&
+	same_funcs "$TEST_TMP/liblabel-s.so" "*" &&
+	test "$(grep -cx lib_a ours)" = 2 &&
+	rm -rf "$HOME/.debug" &&
+	same_funcs "$TEST_TMP/liblabel-s.so" "*" &&
+	test "$(grep -cx lib_a ours)" = 1
+'
 # Without -g the debug file is smaller than the segments its program
 # headers (the library's) describe: it is no truncated file for that.
 test_expect_success SYSTEM_PERF 'a debug file smaller than the segments it describes is read, as perf reads it' '
