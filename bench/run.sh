@@ -466,32 +466,47 @@ if command -v g++ >/dev/null && want "c++"; then
 	fi
 fi
 
-# 6c. A giant C++ library as Debian ships it (issue 30): openjdk-17's
-# libjvm.so, its DWARF in openjdk-17-dbg's 156 MB debug file, every
-# .debug_* section SHF_COMPRESSED (zlib; .debug_info 124 MB, 257 MB
-# inflated).  A method, a line of it, -V, --cache -a and -F.
+# 6c. Giant C++ programs as Debian ships them (issue 30), their DWARF in a
+# -dbg package's debug file with every .debug_* section SHF_COMPRESSED
+# (zlib): openjdk-17's libjvm.so (openjdk-17-dbg: 156 MB; .debug_info 124
+# MB, 257 MB inflated) and ceph-osd (ceph-osd-dbg: 230 MB; .debug_info 174
+# MB, 363 MB inflated).  A method, a line of it, -V, -F and a first
+# --cache -a.  perf 6.1 takes no "::": ceph-osd's method by its mangled name.
+#
+# bench_giant LABEL BIN METHOD LINE VFUNC
+bench_giant() {
+	_label=$1 _bin=$2 _method=$3 _line=$4 _vfunc=$5
+	_bid=$(readelf -n "$_bin" | sed -n 's/.*Build ID: //p')
+	if [ ! -f "/usr/lib/debug/.build-id/$(echo "$_bid" | cut -c1-2)/$(echo "$_bid" | cut -c3-).debug" ]; then
+		skip "$_label" "no debug file (make bench installs its -dbg package)"
+		return
+	fi
+	bench_both "$_label: method" probe -x "$_bin" -D "$_method"
+	bench_both "$_label: source line" probe -x "$_bin" -D "$_line"
+	bench_both "$_label: -V" probe -x "$_bin" -V "$_vfunc"
+	bench_both "$_label: -F" probe -x "$_bin" -F
+	# the first add to the cache: each run after the cache is emptied
+	_home=$HOME
+	export HOME="$WORK/home-$_label"
+	mkdir -p "$HOME"
+	if want "$_label: --cache -a"; then
+		# shellcheck disable=SC2016 # expanded by the wrapper shell
+		_wrap='rm -rf "$HOME/.debug" && exec "$0" "$@"'
+		measure "$WORK/o" sh -c "$_wrap" "$OURS" probe -q --cache -n -x "$_bin" -a "$_method"
+		measure "$WORK/t" sh -c "$_wrap" "$THEIRS" probe -q --cache -n -x "$_bin" -a "$_method"
+		report "$_label: --cache -a" "$WORK/o" "$WORK/t"
+	fi
+	export HOME="$_home"
+}
 JVM=$(find /usr/lib/jvm -path '*17*/server/libjvm.so' 2>/dev/null | head -n 1)
 if [ -n "$JVM" ] && want "libjvm"; then
-	jbid=$(readelf -n "$JVM" | sed -n 's/.*Build ID: //p')
-	if [ -f "/usr/lib/debug/.build-id/$(echo "$jbid" | cut -c1-2)/$(echo "$jbid" | cut -c3-).debug" ]; then
-		bench_both "libjvm: method" probe -x "$JVM" -D 'jni_FindClass name'
-		bench_both "libjvm: source line" probe -x "$JVM" -D 'jni_FindClass:1 name'
-		bench_both "libjvm: -V" probe -x "$JVM" -V jni_FindClass
-		bench_both "libjvm: -F" probe -x "$JVM" -F
-		# the first add to the cache: each run after the cache is emptied
-		home=$HOME
-		export HOME="$WORK/home-jvm"
-		mkdir -p "$HOME"
-		if want "libjvm: --cache -a"; then
-			# shellcheck disable=SC2016 # expanded by the wrapper shell
-			wrap='rm -rf "$HOME/.debug" && exec "$0" "$@"'
-			measure "$WORK/o" sh -c "$wrap" "$OURS" probe -q --cache -n -x "$JVM" -a 'jni_FindClass name'
-			measure "$WORK/t" sh -c "$wrap" "$THEIRS" probe -q --cache -n -x "$JVM" -a 'jni_FindClass name'
-			report "libjvm: --cache -a" "$WORK/o" "$WORK/t"
-		fi
-		export HOME="$home"
+	bench_giant libjvm "$JVM" 'jni_FindClass name' 'jni_FindClass:1 name' jni_FindClass
+fi
+if want "ceph-osd"; then
+	if [ -x /usr/bin/ceph-osd ]; then
+		bench_giant ceph-osd /usr/bin/ceph-osd '_ZN3OSD4tickEv this' 'main:3 argc' _ZN3OSD4tickEv
 	else
-		skip "libjvm" "no openjdk-17-dbg (make bench installs it)"
+		skip "ceph-osd" "no ceph-osd (make bench installs ceph-osd-dbg where the disk has 2 GB)"
 	fi
 fi
 

@@ -43,9 +43,14 @@ qemu-system-x86 busybox-static xz-utils linux-image-6.1.0-57-amd64-dbg linux-sou
 	--check) pkgs="$pkgs shellcheck" ;;
 	# The benchmark corpus: a 590 MB vmlinux with DWARF, python3.11d, the
 	# debug libstdc++ (a large C++ -F and -V, tools/perf/tests/compat.sh),
-	# and openjdk-17's libjvm.so with its compressed DWARF (156 MB).
-	--bench) pkgs="$pkgs linux-perf python3.11-dbg bc time debuginfod
-linux-image-6.1.0-57-cloud-amd64-dbg libstdc++6-12-dbg openjdk-17-dbg" ;;
+	# openjdk-17's libjvm.so with its compressed DWARF (156 MB) and, where
+	# the disk has 2 GB to spare, ceph-osd with its (230 MB; 512 MB to
+	# download with ceph-osd's dependencies).
+	--bench)
+		pkgs="$pkgs linux-perf python3.11-dbg bc time debuginfod
+linux-image-6.1.0-57-cloud-amd64-dbg libstdc++6-12-dbg openjdk-17-dbg"
+		[ "$(df -Pk / | awk 'NR == 2 { print $4 }')" -gt 2000000 ] && pkgs="$pkgs ceph-osd ceph-osd-dbg"
+		;;
 	# `make fuzz`: clang and its libFuzzer runtime.
 	--fuzz) pkgs="$pkgs clang-14 libclang-rt-14-dev" ;;
 	*)
