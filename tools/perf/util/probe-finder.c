@@ -81,6 +81,7 @@ static void func_list__add(struct func_list *fl, Dwarf_Die *die, Dwarf_Die *cu)
 			return;
 	ALLOC_GROW(fl->f, fl->nr + 1, fl->alloc);
 	fl->f[fl->nr].die = *die;
+	fl->f[fl->nr].part = false;
 	fl->f[fl->nr++].cu = *cu;
 }
 
@@ -226,6 +227,9 @@ static bool add_function_at(struct debuginfo *dbg, const GElf_Sym *sym, enum sym
 	    !source_file_matches(die_decl_file(&func), dwarf_diename(&cu)))
 		*in_headers = true;
 	add_function(fl, &func, &cu, no_inlines);
+	for (int i = 0; how == SYMBOL_CLONE && i < fl->nr; i++)
+		if (dwarf_dieoffset(&fl->f[i].die) == dwarf_dieoffset(&func))
+			fl->f[i].part = true;
 	return true;
 }
 
@@ -988,6 +992,9 @@ static int find_function_places(struct debuginfo *dbg, const struct perf_probe_e
 			inlined_returns++;
 			continue;
 		}
+		/* Nor has a split part the function's: perf 6.1 and 6.12 leave it out. */
+		if (pp->retprobe && fl.f[i].part)
+			continue;
 		if (pp->lazy_line) {
 			ret = find_lazy_rows(dbg, cu, func, die_decl_file(func), pp->lazy_line, pl,
 					     name);

@@ -103,6 +103,7 @@ int probe_place__scopes(struct probe_place *place, Dwarf_Die **out);
 struct func_item {
 	Dwarf_Die die;
 	Dwarf_Die cu;
+	bool part; /* a part gcc split off (f.part.0): no return of the function's */
 };
 
 /* The candidate functions of a spec, each DIE once. */

@@ -315,6 +315,14 @@ test_expect_success SYSTEM_PERF_PROBE 'gcc -O2: the split function: -D and -V as
 	grep -q "	int	ret\$" ours
 '
 
+# The part returns into the function, or into its caller for the function:
+# perf leaves it out of %return.
+test_expect_success SYSTEM_PERF_PROBE 'gcc -O2: the split function%return is the function, not its part, as the system perf' '
+	build_workload split-part sp -g -O2 &&
+	test_same_as_system_perf probe -x sp -D "mount_it%return \$retval" &&
+	test_line_count = 1 ours
+'
+
 test_expect_success ROOT,TRACEFS 'gcc -O2: live, the split part is hit with the name the program passed' "
 	build_workload split-part sp -g -O2 &&
 	\"\$PERF\" probe -q -x sp -a '$G:sp=mount_it name:string' &&
