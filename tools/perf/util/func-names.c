@@ -2,8 +2,12 @@
 /* The names -F shows (see func-names.h). */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/mman.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "util/alloc.h"
@@ -21,72 +25,213 @@ struct half {
 	size_t n, first; /* chunks first, first + 2, ... of the @n symbols */
 	const struct strfilter *filter;
 	bool demangle;
-	char *buf;    /* the names kept, one after another */
-	char **names; /* those, sorted */
-	size_t nr;
+	char *text; /* the names kept, one after another (huge_map()) */
+	size_t text_size, text_used;
+	char **names; /* those, sorted; then the sort's keys (huge_map()) */
+	size_t names_size, nr;
 };
+
+/* @s (@len bytes and its NUL) into @h's text: its offset there, or -1. */
+static ssize_t half_keep(struct half *h, const char *s, size_t len)
+{
+	size_t at = h->text_used;
+
+	if (h->text_size - at < len + 1) {
+		/* more room, by moving it: offsets stay true */
+		size_t size = 2 * (h->text_size + len + 1);
+		void *p = h->text ? mremap(h->text, h->text_size, size, MREMAP_MAYMOVE)
+				  : huge_map(&size);
+
+		if (!p || p == MAP_FAILED)
+			return -1;
+		madvise(p, size, MADV_HUGEPAGE);
+		h->text = p;
+		h->text_size = size;
+	}
+	memcpy(h->text + at, s, len + 1);
+	h->text_used += len + 1;
+	return (ssize_t)at;
+}
 
 static void *half_run(void *arg)
 {
 	struct half *h = arg;
 	struct strbuf sb = STRBUF_INIT;
-	/* offsets into sb first (it may move as it grows), pointers once it is done */
-	uintptr_t *at = xmalloc(sizeof(*at) * (h->n / 2 + CHUNK + 1));
+	size_t max = h->n / 2 + CHUNK + 1;
+	uintptr_t *at;
 
-	strbuf_grow(&sb, h->n * 24);
+	/* the names' offsets, then pointers, then the sort's keys after them */
+	h->names_size = max * sizeof(*at) + STRINGS_SORT_SCRATCH(max);
+	h->names = huge_map(&h->names_size);
+	if (!h->names) {
+		h->names_size = max * sizeof(*at) + STRINGS_SORT_SCRATCH(max);
+		h->names = xmalloc(h->names_size);
+		h->names_size = 0; /* malloc()'s */
+	}
+	at = (uintptr_t *)h->names;
+	strbuf_grow(&sb, 256);
 	for (size_t c = h->first * CHUNK; c < h->n; c += 2 * CHUNK) {
 		for (size_t i = c; i < c + CHUNK && i < h->n; i++) {
-			size_t from = sb.len;
+			ssize_t off;
 
+			strbuf_reset(&sb);
 			demangle_display_add(&sb, h->syms[i], h->demangle);
-			strbuf_addch(&sb, '\0');
-			if (strfilter__compare(h->filter, sb.buf + from))
-				at[h->nr++] = from;
-			else
-				strbuf_setlen(&sb, from);
+			if (!strfilter__compare(h->filter, sb.buf))
+				continue;
+			off = half_keep(h, sb.buf, sb.len);
+			if (off < 0) {
+				fputs("fatal: out of memory\n", stderr);
+				abort();
+			}
+			at[h->nr++] = (uintptr_t)off;
 		}
 	}
-	h->buf = strbuf_detach(&sb, NULL);
-	h->names = (char **)at;
+	strbuf_release(&sb);
 	for (size_t i = 0; i < h->nr; i++)
-		h->names[i] = h->buf + at[i];
-	strings_sort(h->names, h->nr);
+		h->names[i] = h->text + at[i];
+	strings_sort_in(h->names, h->nr, h->names + max);
 	return NULL;
 }
 
-void func_names__show(const char *const *syms, size_t n, const struct strfilter *filter,
-		      bool demangle, struct func_names *out)
-{
-	struct half a = { syms, n, 0, filter, demangle, NULL, NULL, 0 }, b = a;
-	size_t i = 0, j = 0, o = 0;
+/*
+ * The second thread, started before the names are loaded: a thread comes
+ * up on the other CPU of this VM in 0.03 to 4 ms, which the load hides.
+ * It spins for the names (a wake-up from a sleep costs as much), then
+ * sleeps past SPIN_NS.
+ */
+#define SPIN_NS 50000000L
+
+struct func_names_job {
 	pthread_t tid;
-	bool two = demangle && n >= THREADED_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int state; /* 0 waiting, 1 the names are in b, 2 none are coming */
+	struct half b;
+};
+
+static long elapsed_ns(const struct timespec *from)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - from->tv_sec) * 1000000000L + (t.tv_nsec - from->tv_nsec);
+}
+
+static void *job_run(void *arg)
+{
+	struct func_names_job *job = arg;
+	struct timespec from;
+	int state;
+
+	clock_gettime(CLOCK_MONOTONIC, &from);
+	while (!(state = __atomic_load_n(&job->state, __ATOMIC_ACQUIRE)) &&
+	       elapsed_ns(&from) < SPIN_NS)
+		;
+	if (!state) {
+		pthread_mutex_lock(&job->lock);
+		while (!(state = job->state))
+			pthread_cond_wait(&job->cond, &job->lock);
+		pthread_mutex_unlock(&job->lock);
+	}
+	if (state == 1)
+		half_run(&job->b);
+	return NULL;
+}
+
+struct func_names_job *func_names__begin(bool demangle)
+{
+	struct func_names_job *job;
+
+	if (!demangle || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return NULL;
+	job = xzalloc(sizeof(*job));
+	pthread_mutex_init(&job->lock, NULL);
+	pthread_cond_init(&job->cond, NULL);
+	if (pthread_create(&job->tid, NULL, job_run, job)) {
+		free(job);
+		return NULL;
+	}
+	return job;
+}
+
+static void job_free(struct func_names_job *job)
+{
+	pthread_mutex_destroy(&job->lock);
+	pthread_cond_destroy(&job->cond);
+	free(job);
+}
+
+static void job_join(struct func_names_job *job)
+{
+	pthread_join(job->tid, NULL);
+	job_free(job);
+}
+
+/* Hand @job its names (@state 1, b set), or none (2: and it is gone). */
+static void job_end(struct func_names_job *job, int state)
+{
+	pthread_mutex_lock(&job->lock);
+	__atomic_store_n(&job->state, state, __ATOMIC_RELEASE);
+	pthread_cond_signal(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+	if (state == 2)
+		job_join(job);
+}
+
+void func_names__cancel(struct func_names_job *job)
+{
+	if (job)
+		job_end(job, 2);
+}
+
+void func_names__show(struct func_names_job *job, const char *const *syms, size_t n,
+		      const struct strfilter *filter, bool demangle, struct func_names *out)
+{
+	struct half a = { .syms = syms, .n = n, .filter = filter, .demangle = demangle }, b = a;
+	size_t i = 0, j = 0, o = 0;
 	char **v;
 
 	b.first = 1;
-	if (two && pthread_create(&tid, NULL, half_run, &b))
-		two = false;
+	/* a few names: all here */
+	if (job && n < THREADED_MIN) {
+		func_names__cancel(job);
+		job = NULL;
+	}
+	if (job) {
+		job->b = b;
+		job_end(job, 1);
+	}
 	half_run(&a);
-	if (two)
-		pthread_join(tid, NULL);
-	else
+	if (job) {
+		pthread_join(job->tid, NULL);
+		b = job->b;
+		job_free(job);
+	} else {
 		half_run(&b);
-	v = xmalloc(sizeof(*v) * (a.nr + b.nr + 1));
+	}
+	/* merged into a's keys, which the sort is done with: no more memory */
+	v = a.names + (a.n / 2 + CHUNK + 1);
 	while (i < a.nr && j < b.nr)
 		v[o++] = strcmp(b.names[j], a.names[i]) < 0 ? b.names[j++] : a.names[i++];
 	while (i < a.nr)
 		v[o++] = a.names[i++];
 	while (j < b.nr)
 		v[o++] = b.names[j++];
-	free(a.names);
-	free(b.names);
-	*out = (struct func_names){ .names = v, .nr = o, .bufs = { a.buf, b.buf } };
+	*out = (struct func_names){ .names = v,
+				    .nr = o,
+				    .maps = { { a.text, a.text_size },
+					      { b.text, b.text_size },
+					      { a.names, a.names_size },
+					      { b.names, b.names_size } } };
 }
 
 void func_names__release(struct func_names *fn)
 {
-	free(fn->names);
-	free(fn->bufs[0]);
-	free(fn->bufs[1]);
+	for (int i = 0; i < 4; i++) {
+		if (fn->maps[i].size)
+			huge_unmap(fn->maps[i].p, fn->maps[i].size);
+		else
+			free(fn->maps[i].p); /* malloc()'s, or NULL */
+	}
 	*fn = (struct func_names){ 0 };
 }

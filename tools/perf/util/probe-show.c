@@ -397,7 +397,7 @@ static int btf_func_names(struct probe_target *t, const struct strfilter *sf)
 	}
 	nr = probe_btf__func_names(b, sf, &names);
 	if (!t->module && !probe_target__try_symbols(t))
-		nsyms = symbol_elf__func_names(t->syms, sf, probe_conf_demangle(false), &fn);
+		nsyms = symbol_elf__func_names(t->syms, NULL, sf, probe_conf_demangle(false), &fn);
 	syms = fn.names;
 	for (int i = 0; i < nr; i++) {
 		/* both sorted by strcmp: a merge */
@@ -418,6 +418,7 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 	struct probe_target t;
 	struct strfilter *sf;
 	const char *err = NULL;
+	struct func_names_job *job;
 	struct func_names fn;
 	int ret;
 
@@ -432,6 +433,8 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 		goto out;
 	}
 	t.names_only = true;
+	/* its thread comes up while the names load */
+	job = ret ? NULL : func_names__begin(probe_conf_demangle(user));
 	if (!ret && user && probe_target__try_symbols(&t) == -ENODATA) {
 		/* a stripped file: perf's words and status (255) */
 		pr_err("Failed to load symbols in %s\n", t.path);
@@ -439,8 +442,10 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 	}
 	if (!ret)
 		ret = probe_target__symbols(&t);
+	if (ret)
+		func_names__cancel(job);
 	if (!ret) {
-		symbol_elf__func_names(t.syms, sf, probe_conf_demangle(user), &fn);
+		symbol_elf__func_names(t.syms, job, sf, probe_conf_demangle(user), &fn);
 		for (size_t i = 0; i < fn.nr; i++) {
 			/* a program's 56,528 names: no lock taken per line */
 			fputs_unlocked(fn.names[i], stdout);

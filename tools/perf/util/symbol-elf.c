@@ -46,6 +46,7 @@ struct sym_vec {
 	 * files read, which are kept open (kept), and are not sorted.
 	 */
 	bool borrow;
+	int nr_labels_named; /* borrowing: the labels among names */
 	struct symbol_elf_file kept[SYMBOL_ELF_KEPT];
 	int nr_kept;
 };
@@ -348,6 +349,12 @@ static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct sym
 		case SYM_DROP:
 			continue;
 		case SYM_LABEL:
+			/* names only: among the names, -F lists them alike (no copy) */
+			if (sv->borrow) {
+				sym_vec_add(sv, sym_vec_table_name(sv, name), 0, 0, 0, 0, false);
+				sv->nr_labels_named++;
+				continue;
+			}
 			ALLOC_GROW(sv->labels, sv->nr_labels + 1, sv->alloc_labels);
 			sv->labels[sv->nr_labels++] = sym_vec_table_name(sv, name);
 			continue;
@@ -658,9 +665,10 @@ static int load_elf(Elf *elf, uint64_t size, const char *path, bool resolve, boo
 	}
 	if (ret < 0)
 		goto out;
-	if (sv.nr)
+	/* labels are no symbols: a file of labels only is stripped */
+	if (sv.nr > sv.nr_labels_named)
 		read_plt(elf, &sv);
-	if (!sv.nr) {
+	if (sv.nr == sv.nr_labels_named) {
 		ret = -ENODATA;
 		goto out;
 	}
@@ -1231,14 +1239,14 @@ int symbol_elf__kprobe_place(const struct symbol_elf *se, const struct elf_symbo
 	return 0;
 }
 
-int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
-			   bool demangle, struct func_names *out)
+int symbol_elf__func_names(const struct symbol_elf *se, struct func_names_job *job,
+			   const struct strfilter *filter, bool demangle, struct func_names *out)
 {
 	int total = (se->names_only ? se->nr_names : se->nr_syms) + se->nr_labels;
 	const char **syms;
 
 	if (se->names_only && !se->nr_labels) {
-		func_names__show((const char *const *)se->names, total, filter, demangle, out);
+		func_names__show(job, (const char *const *)se->names, total, filter, demangle, out);
 		return out->nr;
 	}
 	syms = xmalloc((total + 1) * sizeof(*syms));
@@ -1250,7 +1258,7 @@ int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *
 		else
 			syms[i] = se->names_only ? se->names[i] : se->syms[i].name;
 	}
-	func_names__show(syms, total, filter, demangle, out);
+	func_names__show(job, syms, total, filter, demangle, out);
 	free(syms);
 	return out->nr;
 }

@@ -22,6 +22,7 @@
 #include "util/elf-util.h"
 
 struct func_names;
+struct func_names_job;
 struct strfilter;
 
 /*
@@ -274,10 +275,11 @@ int symbol_elf__load_names(const char *path, struct symbol_elf **out);
 /*
  * The names -F lists of @se's symbols and labels: demangled when
  * @demangle, those @filter passes (NULL: all), sorted, into *@out
- * (func_names__release()); their number is returned.
+ * (func_names__release()), with @job's thread (func_names__begin(); NULL:
+ * none); their number is returned.
  */
-int symbol_elf__func_names(const struct symbol_elf *se, const struct strfilter *filter,
-			   bool demangle, struct func_names *out);
+int symbol_elf__func_names(const struct symbol_elf *se, struct func_names_job *job,
+			   const struct strfilter *filter, bool demangle, struct func_names *out);
 
 /* Open @path with libelf, refusing a truncated file: 0, *@fd and *@elf, else -errno. */
 int symbol_elf__open_elf(const char *path, int *fd, Elf **elf);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,16 +97,48 @@ static void str_keys_sort(struct str_key *a, size_t n, size_t depth)
 	}
 }
 
-void strings_sort(char **v, size_t n)
+void strings_sort_in(char **v, size_t n, void *scratch)
 {
-	struct str_key *k = xmalloc(sizeof(*k) * (n ? n : 1));
+	struct str_key *k = scratch;
 
 	for (size_t i = 0; i < n; i++)
 		k[i] = (struct str_key){ str_key(v[i], 0), v[i] };
 	str_keys_sort(k, n, 0);
 	for (size_t i = 0; i < n; i++)
 		v[i] = k[i].s;
+}
+
+void strings_sort(char **v, size_t n)
+{
+	void *k = xmalloc(STRINGS_SORT_SCRATCH(n ? n : 1));
+
+	strings_sort_in(v, n, k);
 	free(k);
+}
+
+void *huge_map(size_t *size)
+{
+	size_t huge = 2UL << 20, want = (*size + huge - 1) & ~(huge - 1);
+	char *p = mmap(NULL, want + huge, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+	     *at;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	/* 2 MiB aligned, what is around it given back */
+	at = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+	if (at > p)
+		munmap(p, (size_t)(at - p));
+	munmap(at + want, (size_t)(p + want + huge - (at + want)));
+	madvise(at, want, MADV_HUGEPAGE);
+	*size = want;
+	return at;
+}
+
+void huge_unmap(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
 }
 
 static bool addr_name_less(const struct addr_name_key *x, const struct addr_name_key *y)

@@ -55,6 +55,20 @@ int strcmp_ptr(const void *a, const void *b);
  */
 void strings_sort(char **v, size_t n);
 
+/* The same with @scratch of STRINGS_SORT_SCRATCH(@n) bytes for its keys. */
+#define STRINGS_SORT_SCRATCH(n) ((n)*16)
+void strings_sort_in(char **v, size_t n, void *scratch);
+
+/*
+ * *@size bytes (rounded up to 2 MiB, the size given back in *@size) of
+ * zeros, in 2 MiB pages where the kernel gives them (MADV_HUGEPAGE): a
+ * first touch of a 4 KiB page costs 10-19 us on a VM, of a huge page a
+ * little more, for 512 times the bytes.  Untouched, it costs nothing
+ * (MAP_NORESERVE).  NULL when it can not be mapped; huge_unmap() frees.
+ */
+void *huge_map(size_t *size);
+void huge_unmap(void *p, size_t size);
+
 /* A thing to sort by an address, then a name, then the order it came in. */
 struct addr_name_key {
 	uint64_t addr;

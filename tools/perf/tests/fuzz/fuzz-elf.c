@@ -121,7 +121,7 @@ static void lookups(const struct symbol_elf *se)
 	}
 	n = symbol_elf__find_glob(se, "*", &v);
 	free(v);
-	symbol_elf__func_names(se, NULL, true, &fn);
+	symbol_elf__func_names(se, NULL, NULL, true, &fn);
 	func_names__release(&fn);
 }
 

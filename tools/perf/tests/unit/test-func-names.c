@@ -63,7 +63,8 @@ static void check_same_as_one_by_one(char **syms, const struct strfilter *filter
 			free(name);
 	}
 	qsort(want, nr, sizeof(*want), strcmp_ptr);
-	func_names__show((const char *const *)syms, NR, filter, demangle, &fn);
+	func_names__show(func_names__begin(demangle), (const char *const *)syms, NR, filter,
+			 demangle, &fn);
 	CHECK_INT(fn.nr, ==, nr);
 	for (size_t i = 0; i < nr && i < fn.nr; i++)
 		CHECK_STR(fn.names[i], want[i]);
@@ -91,7 +92,7 @@ static void test_no_symbols_make_an_empty_list(void)
 {
 	struct func_names fn;
 
-	func_names__show(NULL, 0, NULL, true, &fn);
+	func_names__show(func_names__begin(true), NULL, 0, NULL, true, &fn);
 	CHECK_INT(fn.nr, ==, 0);
 	func_names__release(&fn);
 }

@@ -199,7 +199,7 @@ static void test_the_funcs_list_is_sorted_and_filtered(void)
 
 	if (!se)
 		return;
-	nr = symbol_elf__func_names(se, filter, false, &fn);
+	nr = symbol_elf__func_names(se, NULL, filter, false, &fn);
 	names = fn.names;
 	CHECK(nr > 0);
 	for (int i = 0; i < nr; i++) {
@@ -213,7 +213,7 @@ static void test_the_funcs_list_is_sorted_and_filtered(void)
 	CHECK(found);
 	/* Without a filter the PLT entries of our libc calls show. */
 	found = false;
-	nr = symbol_elf__func_names(se, NULL, false, &fn);
+	nr = symbol_elf__func_names(se, NULL, NULL, false, &fn);
 	for (int i = 0; i < nr; i++)
 		found |= !strcmp(fn.names[i], "fopen@plt");
 	func_names__release(&fn);
