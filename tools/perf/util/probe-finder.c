@@ -216,6 +216,7 @@ static bool add_function_at(struct debuginfo *dbg, const GElf_Sym *sym, enum sym
 			    struct func_list *fl, bool *in_headers)
 {
 	Dwarf_Die cu, func;
+	int from;
 
 	if (!die_cu_of_addr(debuginfo__dwarf(dbg), sym->st_value, &cu) ||
 	    !die_find_subprogram_at(&cu, sym->st_value, &func) || !die_in_file(&func, file))
@@ -226,10 +227,16 @@ static bool add_function_at(struct debuginfo *dbg, const GElf_Sym *sym, enum sym
 	if (GELF_ST_BIND(sym->st_info) == STB_LOCAL &&
 	    !source_file_matches(die_decl_file(&func), dwarf_diename(&cu)))
 		*in_headers = true;
+	from = fl->nr;
 	add_function(fl, &func, &cu, no_inlines);
-	for (int i = 0; how == SYMBOL_CLONE && i < fl->nr; i++)
+	/*
+	 * A part of its own DIE ("f.part.0"), not one of the function's
+	 * ranges ("f.cold"): the function's own symbol names its DIE, before
+	 * or after.
+	 */
+	for (int i = 0; i < fl->nr; i++)
 		if (dwarf_dieoffset(&fl->f[i].die) == dwarf_dieoffset(&func))
-			fl->f[i].part = true;
+			fl->f[i].part = how == SYMBOL_CLONE && (i >= from || fl->f[i].part);
 	return true;
 }
 

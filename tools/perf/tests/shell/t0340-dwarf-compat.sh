@@ -323,6 +323,16 @@ test_expect_success SYSTEM_PERF_PROBE 'gcc -O2: the split function%return is the
 	test_line_count = 1 ours
 '
 
+# check.cold is a range of check's own DIE, not a part of its own: the
+# function's return is still found in DWARF.
+test_expect_success 'gcc -O2: a function with a .cold range: FUNC%return from DWARF, one place' '
+	build_workload cold-part cp -g -O2 &&
+	nm cp | grep -q " t check\.cold\$" &&
+	"$PERF" probe -v -x cp -D "check%return \$retval" >out 2>err &&
+	cat out err && test_line_count = 1 out &&
+	grep -q "^Found 1 probe_trace_events\.\$" err
+'
+
 test_expect_success ROOT,TRACEFS 'gcc -O2: live, the split part is hit with the name the program passed' "
 	build_workload split-part sp -g -O2 &&
 	\"\$PERF\" probe -q -x sp -a '$G:sp=mount_it name:string' &&
