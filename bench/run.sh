@@ -520,7 +520,9 @@ if [ -n "$PY" ] && [ -x "$PY" ] && command -v debuginfod >/dev/null && want "col
 	rm -rf "$d" && mkdir -p "$d/srv" "$d/full" "$d/build"
 	objcopy --only-keep-debug "$PY" "$d/full/python.debug"
 	cp "$d/full/python.debug" "$d/srv/python.debug"
-	strip -g -o "$d/python" "$PY"
+	# the host's copy has the build host's name: the default group of the
+	# cached line (probe_python3) is checked against the one asked for
+	strip -g -o "$d/$(basename "$PY")" "$PY"
 	spec='PyList_Append op newitem'
 	HOME="$d/build" "$OURS" probe --cache -n -q -x "$PY" -a "$spec" &&
 		HOME="$d/build" "$OURS" probe --cache -q --embed "$d/srv/python.debug"
@@ -549,7 +551,7 @@ if [ -n "$PY" ] && [ -x "$PY" ] && command -v debuginfod >/dev/null && want "col
 		for _ in $(seq "$REPS"); do
 			rm -rf "$d/host" "$d/cc" && mkdir -p "$d/host"
 			HOME="$d/host" DEBUGINFOD_CACHE_PATH="$d/cc" DEBUGINFOD_URLS=$u \
-				"$TIMEIT" 1 "$OURS" probe -q -x "$d/python" -D "$spec" >>"$d/$which.times"
+				"$TIMEIT" 1 "$OURS" probe -q -x "$d/$(basename "$PY")" -D "$spec" >>"$d/$which.times"
 			bytes=$(find "$d/cc" -type f ! -name 'cache_*' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
 		done
 		ms=$(cut -d' ' -f1 "$d/$which.times" | median)
