@@ -271,6 +271,31 @@ static bool in_file_mapping(const void *p, size_t len)
 	return ok;
 }
 
+/* The output offset of restart point @i of @zs, of either inflater. */
+static size_t point_out(const struct lazy_inflate *zs, size_t i)
+{
+	return zs->isal ? zs->isal_pts[i].out : zs->pts[i].out;
+}
+
+/*
+ * The last restart point of @zs at or before @from (-1: none), and
+ * whether to restart, in *@back: the stream is past @from, or the point
+ * is ahead of it by more than a span (else it goes on from where it is).
+ */
+static ssize_t point_before(const struct lazy_inflate *zs, size_t from, bool *back)
+{
+	ssize_t best = -1;
+
+	for (size_t i = zs->npts; i-- > 0;)
+		if (point_out(zs, i) <= from) {
+			best = (ssize_t)i;
+			break;
+		}
+	*back = zs->pos == SIZE_MAX || zs->pos > from ||
+		(best >= 0 && point_out(zs, best) > zs->pos && from - zs->pos > LAZY_SPAN);
+	return best;
+}
+
 /*
  * The inflated bytes [@from, @from + @len) into @dst: zeros where the
  * stream ends or fails (then corrupt).  Async-signal-safe: zlib only.
@@ -279,21 +304,16 @@ static void zlib_range(struct lazy_region *r, size_t from, size_t len, unsigned 
 {
 	struct lazy_inflate *zs = r->zs;
 	size_t end = from + len;
-	const struct lazy_point *best = NULL;
+	ssize_t best;
+	bool back;
 
 	memset(dst, 0, len);
 	if (zs->corrupt)
 		return;
-	for (size_t i = zs->npts; i-- > 0;)
-		if (zs->pts[i].out <= from) {
-			best = &zs->pts[i];
-			break;
-		}
-	/* Go on from here when that is no farther than a restart. */
-	if (zs->pos == SIZE_MAX || zs->pos > from ||
-	    (best && best->out > zs->pos && from - zs->pos > LAZY_SPAN)) {
+	best = point_before(zs, from, &back);
+	if (back) {
 		zs->restarts++;
-		if (inflate_restart(zs, best)) {
+		if (inflate_restart(zs, best < 0 ? NULL : &zs->pts[best])) {
 			zs->corrupt = true;
 			return;
 		}
@@ -381,20 +401,16 @@ static void isal_range(struct lazy_region *r, size_t from, size_t len, unsigned 
 	struct lazy_inflate *zs = r->zs;
 	struct inflate_state *is = zs->is;
 	size_t end = from + len;
-	const struct lazy_isal_point *best = NULL;
+	ssize_t best;
+	bool back;
 
 	memset(dst, 0, len);
 	if (zs->corrupt)
 		return;
-	for (size_t i = zs->npts; i-- > 0;)
-		if (zs->isal_pts[i].out <= from) {
-			best = &zs->isal_pts[i];
-			break;
-		}
-	if (zs->pos == SIZE_MAX || zs->pos > from ||
-	    (best && best->out > zs->pos && from - zs->pos > LAZY_SPAN)) {
+	best = point_before(zs, from, &back);
+	if (back) {
 		zs->restarts++;
-		if (isal_restart(zs, best)) {
+		if (isal_restart(zs, best < 0 ? NULL : &zs->isal_pts[best])) {
 			zs->corrupt = true;
 			return;
 		}
