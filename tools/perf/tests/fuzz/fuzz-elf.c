@@ -14,6 +14,7 @@
 #include "util/eh-frame.h"
 #include "util/elf-util.h"
 #include "util/func-names.h"
+#include "util/symbol-dyn.h"
 #include "util/symbol-elf.h"
 
 static void walk_image(const uint8_t *data, size_t size)
@@ -97,7 +98,6 @@ static void lookups(const struct symbol_elf *se)
 	const struct elf_symbol **v;
 	struct symbol_elf_place pl;
 	struct func_names fn;
-	int n;
 
 	for (int i = 0; i < se->nr_syms && i < 64; i++) {
 		const struct elf_symbol *sym = &se->syms[i];
@@ -106,12 +106,12 @@ static void lookups(const struct symbol_elf *se)
 		if (!eh_frame__range(se->path, sym->addr, &start, &end) &&
 		    (sym->addr < start || sym->addr >= end))
 			abort();
-		n = symbol_elf__find_name(se, sym->name, &v);
+		symbol_elf__find_name(se, sym->name, &v);
 		free(v);
 		if (sym->size && sym->addr + sym->size > sym->addr &&
 		    !symbol_elf__find_addr(se, sym->addr))
 			abort();
-		n = symbol_elf__aliases(se, sym, &v);
+		symbol_elf__aliases(se, sym, &v);
 		free(v);
 		symbol_elf__has_versions(se, sym->name);
 		symbol_elf__uprobe_place(se, sym, sym->size / 2, false, &pl);
@@ -119,7 +119,7 @@ static void lookups(const struct symbol_elf *se)
 		symbol_elf__uprobe_place_abs(se, sym->addr, false, &pl);
 		symbol_elf__kprobe_place(se, sym, 0, false, false, &pl);
 	}
-	n = symbol_elf__find_glob(se, "*", &v);
+	symbol_elf__find_glob(se, "*", &v);
 	free(v);
 	symbol_elf__func_names(se, NULL, NULL, true, &fn);
 	func_names__release(&fn);
