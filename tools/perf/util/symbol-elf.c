@@ -314,6 +314,7 @@ static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct sym
 	Elf_Data *data = elf_getdata(scn, NULL), *strs;
 	Elf_Scn *strscn = elf_getscn(elf, shdr->sh_link);
 	struct sym_sections ss = { elf, NULL, 0 };
+	const GElf_Sym *in_place = NULL;
 	size_t n;
 
 	if (!data || !shdr->sh_entsize)
@@ -330,22 +331,35 @@ static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct sym
 		ss.nsec = 0;
 	ss.bits = xzalloc(ss.nsec + 1);
 	n = shdr->sh_size / shdr->sh_entsize;
+	/*
+	 * A 64-bit file's table as libelf gives it is GElf_Sym's already:
+	 * read in place, not copied out one by one (a tenth of -F's load).
+	 */
+	if (gelf_getclass(elf) == ELFCLASS64 && data->d_type == ELF_T_SYM && data->d_buf &&
+	    !((uintptr_t)data->d_buf % _Alignof(GElf_Sym))) {
+		if (n > data->d_size / sizeof(GElf_Sym)) {
+			free(ss.bits);
+			return -EBADMSG;
+		}
+		in_place = data->d_buf;
+	}
 	/* Room for all at once: growing by doubling copied and touched twice as much. */
 	sym_vec_reserve(sv, n);
 	for (size_t i = 1; i < n; i++) {
-		GElf_Sym sym;
+		GElf_Sym copy;
+		const GElf_Sym *sym = in_place ? &in_place[i] : gelf_getsym(data, i, &copy);
 		const char *name;
 
-		if (!gelf_getsym(data, i, &sym)) {
+		if (!sym) {
 			free(ss.bits);
 			return -EBADMSG;
 		}
 		if (strs)
-			name = sym.st_name < strs->d_size ? (char *)strs->d_buf + sym.st_name
-							  : NULL;
+			name = sym->st_name < strs->d_size ? (char *)strs->d_buf + sym->st_name
+							   : NULL;
 		else
-			name = elf_strptr(elf, shdr->sh_link, sym.st_name);
-		switch (keep_symbol(&ss, &sym, name)) {
+			name = elf_strptr(elf, shdr->sh_link, sym->st_name);
+		switch (keep_symbol(&ss, sym, name)) {
 		case SYM_DROP:
 			continue;
 		case SYM_LABEL:
@@ -361,8 +375,8 @@ static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct sym
 		case SYM_KEEP:
 			break;
 		}
-		sym_vec_add(sv, sym_vec_table_name(sv, name), sym.st_value, sym.st_size,
-			    GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info), false);
+		sym_vec_add(sv, sym_vec_table_name(sv, name), sym->st_value, sym->st_size,
+			    GELF_ST_BIND(sym->st_info), GELF_ST_TYPE(sym->st_info), false);
 	}
 	free(ss.bits);
 	return 0;
