@@ -25,29 +25,61 @@ struct half {
 	size_t n, first; /* chunks first, first + 2, ... of the @n symbols */
 	const struct strfilter *filter;
 	bool demangle;
-	char *text; /* the names kept, one after another (huge_map()) */
-	size_t text_size, text_used;
-	char **names; /* those, sorted; then the sort's keys (huge_map()) */
-	size_t names_size, nr;
+	/*
+	 * One mapping (huge_map(); malloc()'s when map_size is 0): first the
+	 * names kept, sorted, then the sort's keys (names_room bytes in all),
+	 * then their text one after another.  One, not two: each 2 MiB page
+	 * is zeroed at its first touch, which was a third of -F's time on
+	 * this VM, and a half's names and text fit one (libjvm's 28,000).
+	 */
+	char *map;
+	size_t map_size, names_room;
+	char **names; /* map */
+	char *text;   /* map + names_room */
+	size_t text_room, text_used, nr;
 };
+
+#define HUGE_PAGE (2UL << 20)
+
+/* @h's mapping with room for @text_room bytes of text: 0 or -1. */
+static int half_room(struct half *h, size_t text_room)
+{
+	size_t size = h->names_room + text_room;
+	char *p;
+
+	if (!h->map) {
+		p = huge_map(&size);
+		h->map_size = p ? size : 0;
+		if (!p)
+			p = malloc(size);
+	} else if (h->map_size) {
+		/* more room, by moving it: the names are offsets until the end */
+		size = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+		p = mremap(h->map, h->map_size, size, MREMAP_MAYMOVE);
+		if (p == MAP_FAILED)
+			return -1;
+		madvise(p, size, MADV_HUGEPAGE);
+		h->map_size = size;
+	} else {
+		p = realloc(h->map, size);
+	}
+	if (!p)
+		return -1;
+	h->map = p;
+	h->names = (char **)p;
+	h->text = p + h->names_room;
+	h->text_room = size - h->names_room;
+	return 0;
+}
 
 /* @s (@len bytes and its NUL) into @h's text: its offset there, or -1. */
 static ssize_t half_keep(struct half *h, const char *s, size_t len)
 {
 	size_t at = h->text_used;
 
-	if (h->text_size - at < len + 1) {
-		/* more room, by moving it: offsets stay true */
-		size_t size = 2 * (h->text_size + len + 1);
-		void *p = h->text ? mremap(h->text, h->text_size, size, MREMAP_MAYMOVE)
-				  : huge_map(&size);
-
-		if (!p || p == MAP_FAILED)
-			return -1;
-		madvise(p, size, MADV_HUGEPAGE);
-		h->text = p;
-		h->text_size = size;
-	}
+	/* 8 bytes past each name may be read (strings_sort_padded()) */
+	if (h->text_room - at < len + 1 + 8 && half_room(h, 2 * (h->text_room + len + 1 + 8)))
+		return -1;
 	memcpy(h->text + at, s, len + 1);
 	h->text_used += len + 1;
 	return (ssize_t)at;
@@ -58,17 +90,13 @@ static void *half_run(void *arg)
 	struct half *h = arg;
 	struct strbuf sb = STRBUF_INIT;
 	size_t max = h->n / 2 + CHUNK + 1;
-	uintptr_t *at;
 
 	/* the names' offsets, then pointers, then the sort's keys after them */
-	h->names_size = max * sizeof(*at) + STRINGS_SORT_SCRATCH(max);
-	h->names = huge_map(&h->names_size);
-	if (!h->names) {
-		h->names_size = max * sizeof(*at) + STRINGS_SORT_SCRATCH(max);
-		h->names = xmalloc(h->names_size);
-		h->names_size = 0; /* malloc()'s */
+	h->names_room = max * sizeof(char *) + STRINGS_SORT_SCRATCH(max);
+	if (half_room(h, HUGE_PAGE - h->names_room % HUGE_PAGE)) {
+		fputs("fatal: out of memory\n", stderr);
+		abort();
 	}
-	at = (uintptr_t *)h->names;
 	strbuf_grow(&sb, 256);
 	for (size_t c = h->first * CHUNK; c < h->n; c += 2 * CHUNK) {
 		for (size_t i = c; i < c + CHUNK && i < h->n; i++) {
@@ -83,13 +111,13 @@ static void *half_run(void *arg)
 				fputs("fatal: out of memory\n", stderr);
 				abort();
 			}
-			at[h->nr++] = (uintptr_t)off;
+			((uintptr_t *)h->names)[h->nr++] = (uintptr_t)off;
 		}
 	}
 	strbuf_release(&sb);
 	for (size_t i = 0; i < h->nr; i++)
-		h->names[i] = h->text + at[i];
-	strings_sort_in(h->names, h->nr, h->names + max);
+		h->names[i] = h->text + ((uintptr_t *)h->names)[i];
+	strings_sort_padded(h->names, h->nr, h->names + max);
 	return NULL;
 }
 
@@ -219,15 +247,12 @@ void func_names__show(struct func_names_job *job, const char *const *syms, size_
 		v[o++] = b.names[j++];
 	*out = (struct func_names){ .names = v,
 				    .nr = o,
-				    .maps = { { a.text, a.text_size },
-					      { b.text, b.text_size },
-					      { a.names, a.names_size },
-					      { b.names, b.names_size } } };
+				    .maps = { { a.map, a.map_size }, { b.map, b.map_size } } };
 }
 
 void func_names__release(struct func_names *fn)
 {
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 2; i++) {
 		if (fn->maps[i].size)
 			huge_unmap(fn->maps[i].p, fn->maps[i].size);
 		else

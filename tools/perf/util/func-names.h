@@ -21,7 +21,7 @@ struct func_names {
 	struct {
 		void *p;
 		size_t size; /* huge_map()'s; 0: malloc()'s */
-	} maps[4];	     /* where they and their text are */
+	} maps[2];	     /* where they and their text are */
 };
 
 /* A second thread for func_names__show(), started early. */
