@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +22,27 @@ int strcmp_ptr(const void *a, const void *b)
 /*
  * The 8 bytes of @s from @at (NUL-padded past its end, which is not read
  * beyond), big-endian: keys compare as the bytes do under strcmp().
+ * @padded: 8 bytes past @s's NUL may be read, so they are read at once,
+ * and what follows the first NUL masked off.
  */
-static uint64_t str_key(const char *s, size_t at)
+static uint64_t str_key(const char *s, size_t at, bool padded)
 {
 	uint64_t k = 0;
 	int i = 0;
 
+	if (padded) {
+		uint64_t z;
+
+		memcpy(&k, s + at, 8);
+		if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+			/* the lowest zero byte is the first one: the bytes before it kept */
+			z = (k - 0x0101010101010101ULL) & ~k & 0x8080808080808080ULL;
+			if (z)
+				k &= (1ULL << (__builtin_ctzll(z) & ~7)) - 1;
+			return __builtin_bswap64(k);
+		}
+		k = 0;
+	}
 	for (s += at; i < 8 && s[i]; i++)
 		k = k << 8 | (unsigned char)s[i];
 	return i ? k << (8 * (8 - i)) : 0;
@@ -52,7 +68,7 @@ static void str_key_swap(struct str_key *a, struct str_key *b)
  * program share long prefixes ("ClassName::"): each byte is looked at
  * about once, not once per comparison.
  */
-static void str_keys_sort(struct str_key *a, size_t n, size_t depth)
+static void str_keys_sort(struct str_key *a, size_t n, size_t depth, bool padded)
 {
 	while (n > 12) {
 		uint64_t x = a[0].key, y = a[n / 2].key, z = a[n - 1].key, pivot;
@@ -71,16 +87,16 @@ static void str_keys_sort(struct str_key *a, size_t n, size_t depth)
 		/* [lt, gt) share 8 more bytes: on with the next 8, unless they ended */
 		if ((pivot & 0xff) && gt - lt > 1) {
 			for (size_t k = lt; k < gt; k++)
-				a[k].key = str_key(a[k].s, depth + 8);
-			str_keys_sort(a + lt, gt - lt, depth + 8);
+				a[k].key = str_key(a[k].s, depth + 8, padded);
+			str_keys_sort(a + lt, gt - lt, depth + 8, padded);
 		}
 		/* the smaller side by recursion, the larger by the loop */
 		if (lt < n - gt) {
-			str_keys_sort(a, lt, depth);
+			str_keys_sort(a, lt, depth, padded);
 			a += gt;
 			n -= gt;
 		} else {
-			str_keys_sort(a + gt, n - gt, depth);
+			str_keys_sort(a + gt, n - gt, depth, padded);
 			n = lt;
 		}
 	}
@@ -97,15 +113,25 @@ static void str_keys_sort(struct str_key *a, size_t n, size_t depth)
 	}
 }
 
-void strings_sort_in(char **v, size_t n, void *scratch)
+static void sort_keyed(char **v, size_t n, void *scratch, bool padded)
 {
 	struct str_key *k = scratch;
 
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct str_key){ str_key(v[i], 0), v[i] };
-	str_keys_sort(k, n, 0);
+		k[i] = (struct str_key){ str_key(v[i], 0, padded), v[i] };
+	str_keys_sort(k, n, 0, padded);
 	for (size_t i = 0; i < n; i++)
 		v[i] = k[i].s;
+}
+
+void strings_sort_in(char **v, size_t n, void *scratch)
+{
+	sort_keyed(v, n, scratch, false);
+}
+
+void strings_sort_padded(char **v, size_t n, void *scratch)
+{
+	sort_keyed(v, n, scratch, true);
 }
 
 void strings_sort(char **v, size_t n)

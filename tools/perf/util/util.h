@@ -58,6 +58,11 @@ void strings_sort(char **v, size_t n);
 /* The same with @scratch of STRINGS_SORT_SCRATCH(@n) bytes for its keys. */
 #define STRINGS_SORT_SCRATCH(n) ((n)*16)
 void strings_sort_in(char **v, size_t n, void *scratch);
+/*
+ * The same of strings each followed, past its NUL, by 8 bytes that may be
+ * read (what they hold does not matter): their keys read 8 bytes at once.
+ */
+void strings_sort_padded(char **v, size_t n, void *scratch);
 
 /*
  * *@size bytes (rounded up to 2 MiB, the size given back in *@size) of

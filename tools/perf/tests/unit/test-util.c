@@ -580,6 +580,53 @@ static void test_sorts_strings_as_strcmp_does(void)
 	strings_sort(v, 0);
 }
 
+/*
+ * strings_sort_padded() orders alike, reading 8 bytes at once: each word
+ * in an allocation of its own with 8 bytes of 0xff or 'x' after its NUL,
+ * which must not count nor be read past (AddressSanitizer, make test
+ * SANITIZE=1: a key not cut at the NUL sorts on past the padding).
+ */
+static void test_sorts_padded_strings_as_strcmp_does(void)
+{
+	static const char *const words[] = { "",
+					     "a",
+					     "abc",
+					     "abcdefg",
+					     "abcdefgh",
+					     "abcdefghi",
+					     "abcdefgi",
+					     "abcdefgh\xff",
+					     "\xff",
+					     "\x7f",
+					     "b\x01",
+					     "ShenandoahHeap::heap",
+					     "ShenandoahHeap::heap_region",
+					     "ShenandoahHeap::",
+					     "ShenandoahHeapRegion::make_trash" };
+	char *copies[ARRAY_SIZE(words)], *v[400], *w[400];
+	void *keys = xmalloc(STRINGS_SORT_SCRATCH(400));
+	unsigned int seed = 3;
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+		size_t len = strlen(words[i]);
+
+		copies[i] = xmalloc(len + 1 + 8);
+		memcpy(copies[i], words[i], len + 1);
+		memset(copies[i] + len + 1, (int)(i % 2 ? 0xff : 'x'), 8);
+	}
+	for (size_t i = 0; i < 400; i++) {
+		seed = seed * 1103515245 + 12345;
+		v[i] = w[i] = copies[(seed >> 16) % ARRAY_SIZE(words)];
+	}
+	strings_sort_padded(v, 400, keys);
+	qsort(w, 400, sizeof(*w), strcmp_ptr);
+	for (size_t i = 0; i < 400; i++)
+		CHECK_STR(v[i], w[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		free(copies[i]);
+	free(keys);
+}
+
 static int addr_name_cmp(const void *a, const void *b)
 {
 	const struct addr_name_key *x = a, *y = b;
@@ -662,5 +709,5 @@ TESTS(TEST(test_makes_a_temporary_directory), TEST(test_parses_short_and_long_op
       TEST(test_falls_back_to_perfconfig_in_home), TEST(test_lists_a_directory_sorted_and_filtered),
       TEST(test_makes_and_removes_directory_trees), TEST(test_writes_files_whole_and_joins_paths),
       TEST(test_grows_arrays_and_sorts_strings), TEST(test_sorts_strings_as_strcmp_does),
-      TEST(test_sorts_symbols_by_address_then_name), TEST(test_reads_only_bounded_regular_files),
-      TEST(test_removes_its_temporary_directory));
+      TEST(test_sorts_padded_strings_as_strcmp_does), TEST(test_sorts_symbols_by_address_then_name),
+      TEST(test_reads_only_bounded_regular_files), TEST(test_removes_its_temporary_directory));
