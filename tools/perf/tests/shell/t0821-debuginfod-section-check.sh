@@ -118,14 +118,15 @@ test_expect_success 'a section whose entries all fail: refused in one line, noth
 test_expect_success 'a section of thousands of good entries (the limit is generous) is kept whole' '
 	host h3 &&
 	line=$(grep "^p:" good.txt) &&
-	{
-		printf "perf-probes 1 %s\n" "$BID"
-		i=0; while [ $i -lt 4000 ]; do
-			printf "#%s\n%s\n" "$(echo "$SPEC" | sed "s/:req=/:e$i=/")" \
-				"$(echo "$line" | sed "s|/req |/e$i |")"
-			i=$((i + 1))
-		done
-	} >"srv/$BID.section" && chmod 644 "srv/$BID.section" &&
+	# one awk, not two seds for each of the 4,000 entries
+	awk -v bid="$BID" -v spec="$SPEC" -v line="$line" "BEGIN {
+		print \"perf-probes 1 \" bid
+		for (i = 0; i < 4000; i++) {
+			s = spec; l = line
+			sub(/:req=/, \":e\" i \"=\", s); sub(/\\/req /, \"/e\" i \" \", l)
+			print \"#\" s; print l
+		}
+	}" >"srv/$BID.section" && chmod 644 "srv/$BID.section" &&
 	test "$(wc -c <"srv/$BID.section")" -gt 400000 &&
 	DEBUGINFOD_URLS="$URL" "$PERF" probe -q -x "$TEST_TMP/app" -D "%$G:e3999" >actual 2>err &&
 	grep -q "^p:$G/e3999 $TEST_TMP/app:0x" actual && ! test -s err &&
