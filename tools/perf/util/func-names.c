@@ -250,6 +250,30 @@ void func_names__show(struct func_names_job *job, const char *const *syms, size_
 				    .maps = { { a.map, a.map_size }, { b.map, b.map_size } } };
 }
 
+void func_names__print(const struct func_names *fn, FILE *f)
+{
+	static char buf[1 << 16];
+	size_t used = 0;
+
+	for (size_t i = 0; i < fn->nr; i++) {
+		size_t len = strlen(fn->names[i]);
+
+		if (sizeof(buf) - used < len + 1) {
+			fwrite_unlocked(buf, 1, used, f);
+			used = 0;
+		}
+		if (len + 1 > sizeof(buf)) {
+			fwrite_unlocked(fn->names[i], 1, len, f);
+			putc_unlocked('\n', f);
+			continue;
+		}
+		memcpy(buf + used, fn->names[i], len);
+		buf[used + len] = '\n';
+		used += len + 1;
+	}
+	fwrite_unlocked(buf, 1, used, f);
+}
+
 void func_names__release(struct func_names *fn)
 {
 	for (int i = 0; i < 2; i++) {

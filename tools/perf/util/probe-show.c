@@ -446,11 +446,7 @@ int show_available_funcs(const char *target, bool user, const char *filter)
 		func_names__cancel(job);
 	if (!ret) {
 		symbol_elf__func_names(t.syms, job, sf, probe_conf_demangle(user), &fn);
-		for (size_t i = 0; i < fn.nr; i++) {
-			/* a program's 56,528 names: no lock taken per line */
-			fputs_unlocked(fn.names[i], stdout);
-			putc_unlocked('\n', stdout);
-		}
+		func_names__print(&fn, stdout);
 		func_names__release(&fn);
 	}
 out:
