@@ -41,48 +41,52 @@ struct half {
 
 #define HUGE_PAGE (2UL << 20)
 
-/* @h's mapping with room for @text_room bytes of text: 0 or -1. */
-static int half_room(struct half *h, size_t text_room)
+/*
+ * @h's mapping with room for @text_room bytes of text, never failing (as
+ * xmalloc()): malloc()'s where no mapping is to be had.
+ */
+static void half_room(struct half *h, size_t text_room)
 {
 	size_t size = h->names_room + text_room;
-	char *p;
+	char *p = NULL;
 
 	if (!h->map) {
 		p = huge_map(&size);
 		h->map_size = p ? size : 0;
-		if (!p)
-			p = malloc(size);
 	} else if (h->map_size) {
 		/* more room, by moving it: the names are offsets until the end */
 		size = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 		p = mremap(h->map, h->map_size, size, MREMAP_MAYMOVE);
-		if (p == MAP_FAILED)
-			return -1;
-		madvise(p, size, MADV_HUGEPAGE);
-		h->map_size = size;
+		if (p == MAP_FAILED) {
+			p = memcpy(xmalloc(size), h->map, h->names_room + h->text_used);
+			huge_unmap(h->map, h->map_size);
+			h->map_size = 0;
+		} else {
+			madvise(p, size, MADV_HUGEPAGE);
+			h->map_size = size;
+		}
 	} else {
-		p = realloc(h->map, size);
+		p = xrealloc(h->map, size);
 	}
 	if (!p)
-		return -1;
+		p = xmalloc(size);
 	h->map = p;
 	h->names = (char **)p;
 	h->text = p + h->names_room;
 	h->text_room = size - h->names_room;
-	return 0;
 }
 
-/* @s (@len bytes and its NUL) into @h's text: its offset there, or -1. */
-static ssize_t half_keep(struct half *h, const char *s, size_t len)
+/* @s (@len bytes and its NUL) into @h's text: its offset there. */
+static size_t half_keep(struct half *h, const char *s, size_t len)
 {
 	size_t at = h->text_used;
 
 	/* 8 bytes past each name may be read (strings_sort_padded()) */
-	if (h->text_room - at < len + 1 + 8 && half_room(h, 2 * (h->text_room + len + 1 + 8)))
-		return -1;
+	if (h->text_room - at < len + 1 + 8)
+		half_room(h, 2 * (h->text_room + len + 1 + 8));
 	memcpy(h->text + at, s, len + 1);
 	h->text_used += len + 1;
-	return (ssize_t)at;
+	return at;
 }
 
 static void *half_run(void *arg)
@@ -93,25 +97,18 @@ static void *half_run(void *arg)
 
 	/* the names' offsets, then pointers, then the sort's keys after them */
 	h->names_room = max * sizeof(char *) + STRINGS_SORT_SCRATCH(max);
-	if (half_room(h, HUGE_PAGE - h->names_room % HUGE_PAGE)) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
+	half_room(h, HUGE_PAGE - h->names_room % HUGE_PAGE);
 	strbuf_grow(&sb, 256);
 	for (size_t c = h->first * CHUNK; c < h->n; c += 2 * CHUNK) {
 		for (size_t i = c; i < c + CHUNK && i < h->n; i++) {
-			ssize_t off;
-
 			strbuf_reset(&sb);
 			demangle_display_add(&sb, h->syms[i], h->demangle);
-			if (!strfilter__compare(h->filter, sb.buf))
-				continue;
-			off = half_keep(h, sb.buf, sb.len);
-			if (off < 0) {
-				fputs("fatal: out of memory\n", stderr);
-				abort();
+			if (strfilter__compare(h->filter, sb.buf)) {
+				/* kept first: the mapping may move */
+				size_t off = half_keep(h, sb.buf, sb.len);
+
+				((uintptr_t *)h->names)[h->nr++] = off;
 			}
-			((uintptr_t *)h->names)[h->nr++] = (uintptr_t)off;
 		}
 	}
 	strbuf_release(&sb);
